@@ -1,0 +1,41 @@
+/**
+ * The closed set of error codes the service emits, each bound to its HTTP status.
+ * This table is the single source of truth: routes and services raise AppError values
+ * built from it, and one renderer turns them into the envelope or the legacy shape.
+ */
+export const ERROR_STATUS = {
+  INVALID_INPUT: 400,
+  INVALID_TENANT_ID: 400,
+  INVALID_FILE_FORMAT: 400,
+  FILE_TOO_LARGE: 400,
+  INVALID_SEARCH_PARAMETERS: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  DATABASE_NOT_FOUND: 404,
+  TENANT_NOT_FOUND: 404,
+  FILE_NOT_FOUND: 404,
+  MEMORY_NOT_FOUND: 404,
+  DELIVERY_NOT_FOUND: 404,
+  CONNECTOR_NOT_FOUND: 404,
+  DATABASE_ALREADY_EXISTS: 409,
+  TENANT_ALREADY_EXISTS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  VALIDATION_ERROR: 422,
+  INVALID_MEMORY_FORMAT: 422,
+  INVALID_EMBEDDING_FORMAT: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  PROCESSING_FAILED: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
+}

@@ -1,0 +1,54 @@
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+
+/**
+ * Every background job, declared once: payload schema, attempts, backoff, lease and
+ * an optional schedule. Handlers are bound to these kinds at the composition root.
+ */
+export interface JobSpec<S extends TSchema = TSchema> {
+  readonly payload: S;
+  /** Attempts before the job is dead-lettered. */
+  readonly maxAttempts: number;
+  /** First retry delay; doubles per attempt, with full jitter, capped at maxBackoffMs. */
+  readonly backoffMs: number;
+  readonly maxBackoffMs: number;
+  /** A handler running longer than this is abandoned (and retried) by its worker. */
+  readonly timeoutMs: number;
+  /** Recurring jobs: one run per interval across all processes. */
+  readonly everyMs?: number;
+}
+
+const spec = <S extends TSchema>(s: JobSpec<S>): JobSpec<S> => s;
+
+export const JOB_CATALOG = {
+  "database.provision": spec({
+    payload: Type.Object({ databaseId: Type.String() }),
+    maxAttempts: 8,
+    backoffMs: 500,
+    maxBackoffMs: 60_000,
+    timeoutMs: 5 * 60_000,
+  }),
+  "database.delete": spec({
+    payload: Type.Object({ databaseId: Type.String() }),
+    maxAttempts: 10,
+    backoffMs: 1_000,
+    maxBackoffMs: 5 * 60_000,
+    timeoutMs: 30 * 60_000,
+  }),
+  "jobs.prune": spec({
+    payload: Type.Object({}),
+    maxAttempts: 3,
+    backoffMs: 10_000,
+    maxBackoffMs: 60_000,
+    timeoutMs: 5 * 60_000,
+    everyMs: 60 * 60_000,
+  }),
+} as const;
+
+export type JobKind = keyof typeof JOB_CATALOG;
+export type JobPayload<K extends JobKind> = Static<(typeof JOB_CATALOG)[K]["payload"]>;
+
+export const JOB_KINDS = Object.keys(JOB_CATALOG) as JobKind[];
+
+export function isJobKind(value: string): value is JobKind {
+  return Object.prototype.hasOwnProperty.call(JOB_CATALOG, value);
+}

@@ -1,0 +1,155 @@
+import { Value } from "@sinclair/typebox/value";
+import { JOB_CATALOG, type JobKind, type JobPayload } from "./catalog.js";
+import type { ClaimedJob, JobQueue } from "./queue.js";
+
+export interface JobContext {
+  readonly job: ClaimedJob;
+  /** Aborted when the job times out or the worker shuts down; long handlers should check it. */
+  readonly signal: AbortSignal;
+}
+
+export type JobHandler<K extends JobKind> = (payload: JobPayload<K>, ctx: JobContext) => Promise<void>;
+export type JobHandlers = { readonly [K in JobKind]: JobHandler<K> };
+
+export interface WorkerLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface WorkerOptions {
+  readonly workerId: string;
+  readonly concurrency: number;
+  readonly leaseMs: number;
+  readonly pollMs: number;
+  readonly logger: WorkerLogger;
+}
+
+interface Running {
+  readonly job: ClaimedJob;
+  readonly abort: AbortController;
+  readonly done: Promise<void>;
+}
+
+class JobTimeout extends Error {}
+
+/**
+ * Claims jobs from the queue and runs their handlers with bounded concurrency, keeping
+ * leases alive while a handler runs. stop() stops claiming, waits for running handlers,
+ * and gives back (releases) whatever has not finished by the deadline.
+ */
+export class JobWorker {
+  private readonly running = new Map<string, Running>();
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly handlers: JobHandlers,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  start(): void {
+    if (this.loop || this.options.concurrency <= 0) return;
+    this.heartbeat = setInterval(() => void this.extendLeases(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    this.loop = this.run();
+  }
+
+  /** Poll now instead of at the next tick (a job was just enqueued in this process). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.loop;
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+    await Promise.race([Promise.allSettled([...this.running.values()].map((r) => r.done)), deadline]);
+    for (const r of this.running.values()) {
+      r.abort.abort();
+      await this.queue.release(r.job).catch(() => false);
+    }
+    if (this.heartbeat) clearInterval(this.heartbeat);
+  }
+
+  private async run(): Promise<void> {
+    await this.queue.scheduleRecurring().catch((err: unknown) => this.options.logger.warn({ err }, "scheduling failed"));
+    let lastSchedule = Date.now();
+    while (!this.stopping) {
+      const free = this.options.concurrency - this.running.size;
+      let claimed: ClaimedJob[] = [];
+      if (free > 0) {
+        try {
+          claimed = await this.queue.claim(this.options.workerId, free, this.options.leaseMs);
+        } catch (err) {
+          this.options.logger.warn({ err }, "job claim failed");
+        }
+      }
+      for (const job of claimed) this.launch(job);
+      if (Date.now() - lastSchedule > 60_000) {
+        lastSchedule = Date.now();
+        await this.queue.scheduleRecurring().catch(() => undefined);
+      }
+      if (claimed.length === 0 || this.running.size >= this.options.concurrency) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(finish, this.options.pollMs);
+      function finish(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = finish;
+    });
+  }
+
+  private launch(job: ClaimedJob): void {
+    const abort = new AbortController();
+    const done = this.execute(job, abort).finally(() => {
+      this.running.delete(job.id);
+      this.wake();
+    });
+    this.running.set(job.id, { job, abort, done });
+  }
+
+  private async execute(job: ClaimedJob, abort: AbortController): Promise<void> {
+    const spec = JOB_CATALOG[job.kind];
+    const { logger } = this.options;
+    if (!Value.Check(spec.payload, job.payload)) {
+      // A malformed payload will never succeed: dead-letter it without burning retries.
+      await this.queue.fail({ ...job, attempts: job.maxAttempts }, "payload does not match the job schema");
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const handler = this.handlers[job.kind] as JobHandler<JobKind>;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          abort.abort();
+          reject(new JobTimeout(`timed out after ${spec.timeoutMs} ms`));
+        }, spec.timeoutMs);
+      });
+      await Promise.race([handler(job.payload, { job, signal: abort.signal }), timeout]);
+      if (!(await this.queue.complete(job))) logger.warn({ jobId: job.id, kind: job.kind }, "job lease lost before completion");
+    } catch (err) {
+      if (this.stopping && abort.signal.aborted) return; // released by stop()
+      const message = err instanceof Error ? err.message : String(err);
+      const outcome = await this.queue.fail(job, message).catch(() => "lost" as const);
+      const log = outcome === "dead" ? logger.error.bind(logger) : logger.warn.bind(logger);
+      log({ jobId: job.id, kind: job.kind, attempts: job.attempts, outcome, err: message }, "job failed");
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async extendLeases(): Promise<void> {
+    for (const r of this.running.values()) {
+      await this.queue.extendLease(r.job, this.options.leaseMs).catch(() => false);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { createApplication } from "./app.js";
+import { ConfigError, describeConfig, loadConfig } from "./config.js";
+
+/** Process entry point: boot, listen, start workers, and shut down cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createApplication(config);
+  app.server.log.info({ config: describeConfig(config) }, "configuration");
+  await app.server.listen({ port: config.port, host: config.host });
+  app.worker.start();
+
+  let signalled = false;
+  const shutdown = (signal: string): void => {
+    if (signalled) return;
+    signalled = true;
+    app.server.log.info({ signal }, "shutting down: finishing in-flight requests and releasing jobs");
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.server.log.error({ err }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(`configuration error: ${err.message}`);
+  else console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,5 @@
+import { migration0001 } from "./0001-foundation.js";
+import type { Migration } from "./migration.js";
+
+/** Every migration, in order. Append only. */
+export const MIGRATIONS: readonly Migration[] = [migration0001];
