@@ -1,0 +1,125 @@
+import type { AddressInfo } from "node:net";
+import { createApplication, type Application } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { createTestDb, type TestDb } from "./test-db.js";
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+  key?: string | null;
+  query?: Record<string, string | string[]>;
+}
+
+export interface TestApp {
+  readonly app: Application;
+  readonly baseUrl: string;
+  readonly db: TestDb;
+  /** A key of a fresh organization created for this app. */
+  readonly key: string;
+  readonly orgId: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
+  /** Another organization with its own key. */
+  newOrgKey(): Promise<{ key: string; orgId: string }>;
+  close(): Promise<void>;
+}
+
+/** Starts the real application in-process on 127.0.0.1 with an isolated store. */
+export async function startTestApp(env: Record<string, string> = {}, db?: TestDb): Promise<TestApp> {
+  const testDb = db ?? (await createTestDb());
+  const config = loadConfig({
+    LOG_LEVEL: "silent",
+    DATA_DIR: testDb.dataDir,
+    ...(testDb.databaseUrl ? { DATABASE_URL: testDb.databaseUrl } : {}),
+    JOB_POLL_MS: "20",
+    PORT: "0",
+    ...env,
+  });
+  const app = await createApplication(config);
+  await app.server.listen({ port: 0, host: "127.0.0.1" });
+  app.worker.start();
+  const port = (app.server.server.address() as AddressInfo).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const newOrgKey = async (): Promise<{ key: string; orgId: string }> => {
+    const org = await app.orgs.createOrganization("test");
+    const created = await app.orgs.createKey(org.id, "test");
+    return { key: created.key, orgId: org.id };
+  };
+  const first = await newOrgKey();
+
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> => {
+    const url = new URL(path, baseUrl);
+    for (const [k, v] of Object.entries(options.query ?? {})) {
+      for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, item);
+    }
+    const headers: Record<string, string> = { "API-Version": "2", ...(options.headers ?? {}) };
+    const key = options.key === undefined ? first.key : options.key;
+    if (key !== null) headers.Authorization = `Bearer ${key}`;
+    let body: string | Uint8Array | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["Content-Type"] ??= "application/json";
+    }
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      parsed = {};
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  return {
+    app,
+    baseUrl,
+    db: testDb,
+    key: first.key,
+    orgId: first.orgId,
+    request,
+    newOrgKey,
+    async close() {
+      await app.close();
+      if (!db) await testDb.drop();
+    },
+  };
+}
+
+/** Polls until fn returns a truthy value; used for asynchronous state such as provisioning. */
+export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 10_000, stepMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+export function field<T = unknown>(obj: unknown, path: string): T {
+  let cur: unknown = obj;
+  for (const part of path.split(".")) {
+    cur = cur !== null && typeof cur === "object" ? (cur as Record<string, unknown>)[part] : undefined;
+  }
+  return cur as T;
+}
+
+/** Creates a database and waits until it is ready for ingestion. */
+export async function createReadyDatabase(t: TestApp, name: string, extra: Record<string, unknown> = {}, key?: string): Promise<void> {
+  const res = await t.request("POST", "/databases", { body: { database: name, ...extra }, key });
+  if (res.status !== 202) throw new Error(`create ${name} failed: ${res.status} ${res.text}`);
+  await eventually(async () => {
+    const s = await t.request("GET", "/databases/status", { query: { database: name }, key });
+    return field<boolean>(s.body, "data.infra.ready_for_ingestion");
+  });
+}
