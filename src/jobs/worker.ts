@@ -133,6 +133,8 @@ export class JobWorker {
           abort.abort();
           reject(new JobTimeout(`timed out after ${spec.timeoutMs} ms`));
         }, spec.timeoutMs);
+        // The job's own work keeps the process alive; its deadline must not.
+        timer.unref();
       });
       await Promise.race([handler(job.payload, { job, signal: abort.signal }), timeout]);
       if (!(await this.queue.complete(job))) logger.warn({ jobId: job.id, kind: job.kind }, "job lease lost before completion");
