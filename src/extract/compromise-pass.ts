@@ -19,7 +19,7 @@ interface OffsetMatch {
 
 function isOffsetMatch(value: unknown): value is OffsetMatch {
   if (typeof value !== "object" || value === null || !("offset" in value)) return false;
-  const offset = (value as { offset: unknown }).offset;
+  const offset = value.offset;
   return (
     typeof offset === "object" &&
     offset !== null &&

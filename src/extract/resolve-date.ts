@@ -156,7 +156,7 @@ function resolveRelative(text: string, today: Date): string | undefined {
   const unit = RELATIVE_UNIT.exec(lower);
   if (unit !== null) {
     const direction = /^(?:last|the past|the previous)$/.test(unit[1] ?? "") ? -1 : unit[1] === "this" ? 0 : 1;
-    switch (unit[2]) {
+    switch (unit[2] ?? "year") {
       case "week":
         return formatIsoWeek(addDays(today, 7 * direction));
       case "weekend": {

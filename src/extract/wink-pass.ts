@@ -7,7 +7,9 @@ import type { MentionKind, Span } from "./mention.js";
 // (emails, URLs, @mentions, #hashtags, dates, times, money...). ~20k short docs/s on one core.
 
 const nlp = winkNLP(model, ["sbd", "negation", "pos", "ner"]);
-const its = nlp.its;
+// wink declares its `its` helpers as methods, but they are plain functions that never use `this`.
+// eslint-disable-next-line @typescript-eslint/unbound-method
+const { precedingSpaces, pos: partOfSpeech, span: tokenSpan, type: entityType } = nlp.its;
 
 export interface WinkToken {
   readonly text: string;
@@ -62,8 +64,8 @@ function tokenRange(value: string | readonly number[]): [number, number] {
 export function analyzeWithWink(text: string): WinkAnalysis {
   const doc = nlp.readDoc(text);
   const values = doc.tokens().out();
-  const spaces = doc.tokens().out(its.precedingSpaces);
-  const pos = doc.tokens().out(its.pos);
+  const spaces = doc.tokens().out(precedingSpaces);
+  const pos = doc.tokens().out(partOfSpeech);
   const tokens: WinkToken[] = [];
   // wink keeps every character (doc.out() round-trips), so offsets are a running sum.
   let offset = 0;
@@ -79,14 +81,14 @@ export function analyzeWithWink(text: string): WinkAnalysis {
   });
   const sentences: Span[] = [];
   doc.sentences().each((sentence: ItemSentence) => {
-    const [first, last] = tokenRange(sentence.out(its.span));
+    const [first, last] = tokenRange(sentence.out(tokenSpan));
     sentences.push(toChars(first, last));
   });
   const entities: WinkEntity[] = [];
   doc.entities().each((entity: ItemEntity) => {
-    const kind = kindOf(entity.out(its.type));
+    const kind = kindOf(entity.out(entityType));
     if (kind === undefined) return;
-    const [first, last] = tokenRange(entity.out(its.span));
+    const [first, last] = tokenRange(entity.out(tokenSpan));
     const span = toChars(first, last);
     entities.push({ kind, surface: text.slice(span.start, span.end), span });
   });
