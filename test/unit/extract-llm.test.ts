@@ -10,7 +10,7 @@ const options = (): RelationOptions => ({
   resolver: createEntityResolver({ database: "db", collection: "c" }),
 });
 
-describe("createLlmRelationExtractor", () => {
+void describe("createLlmRelationExtractor", () => {
   let server: FakeChatServer;
   before(async () => {
     server = await startFakeChatServer([
@@ -36,7 +36,7 @@ describe("createLlmRelationExtractor", () => {
   });
   after(async () => server.close());
 
-  it("uses the model's relations, validated against our entities and vocabulary", async () => {
+  void it("uses the model's relations, validated against our entities and vocabulary", async () => {
     const extractor = createLlmRelationExtractor({ baseUrl: server.baseUrl, apiKey: "sk-test", model: "fake-model" });
     const outcome = await extractor.extract(text, extractEntities(text, { reference: "2024-03-05" }), options());
     assert.equal(outcome.method, "llm");
@@ -60,7 +60,7 @@ describe("createLlmRelationExtractor", () => {
     ["an HTTP error", "http_503"],
     ["a timeout", "timeout"],
   ] as const) {
-    it(`falls back to the rules on ${name}`, async () => {
+    void it(`falls back to the rules on ${name}`, async () => {
       const extractor = createLlmRelationExtractor({ baseUrl: `${server.baseUrl}/v1/`, model: "fake-model", timeoutMs: 200 });
       const outcome = await extractor.extract(text, extractEntities(text), options());
       assert.equal(outcome.method, "rules");
@@ -69,14 +69,14 @@ describe("createLlmRelationExtractor", () => {
     });
   }
 
-  it("falls back when nothing listens", async () => {
+  void it("falls back when nothing listens", async () => {
     const extractor = createLlmRelationExtractor({ baseUrl: "http://127.0.0.1:9", model: "m", timeoutMs: 500 });
     const outcome = await extractor.extract(text, extractEntities(text), options());
     assert.equal(outcome.method, "rules");
   });
 });
 
-describe("createLlmMemoryInferrer", () => {
+void describe("createLlmMemoryInferrer", () => {
   let server: FakeChatServer;
   before(async () => {
     server = await startFakeChatServer([
@@ -87,7 +87,7 @@ describe("createLlmMemoryInferrer", () => {
   });
   after(async () => server.close());
 
-  it("sends user name and custom instructions and returns the model's memory", async () => {
+  void it("sends user name and custom instructions and returns the model's memory", async () => {
     const inferrer = createLlmMemoryInferrer({ baseUrl: server.baseUrl, model: "fake-model" });
     const outcome = await inferrer.infer([{ user: "I really love hiking on weekends", assistant: "Nice!" }], {
       userName: "Sam",
@@ -102,14 +102,14 @@ describe("createLlmMemoryInferrer", () => {
     assert.match(server.requests[0]?.body.messages?.[1]?.content ?? "", /User: I really love hiking on weekends\nAssistant: Nice!/);
   });
 
-  it("returns null when the model finds nothing to remember", async () => {
+  void it("returns null when the model finds nothing to remember", async () => {
     const inferrer = createLlmMemoryInferrer({ baseUrl: server.baseUrl, model: "fake-model" });
     const outcome = await inferrer.infer("Hey, how are you?", { userName: "Sam" });
     assert.equal(outcome.method, "llm");
     assert.equal(outcome.value, null);
   });
 
-  it("falls back to the rules when the answer is not JSON", async () => {
+  void it("falls back to the rules when the answer is not JSON", async () => {
     const inferrer = createLlmMemoryInferrer({ baseUrl: server.baseUrl, model: "fake-model" });
     const outcome = await inferrer.infer("I really love hiking on weekends", { userName: "Sam" });
     assert.equal(outcome.method, "rules");

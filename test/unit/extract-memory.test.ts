@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { inferMemory } from "../../src/extract/index.js";
 
-describe("inferMemory", () => {
+void describe("inferMemory", () => {
   const cases: readonly [string, string, string][] = [
     ["I really love hiking on weekends", "Sam likes hiking on weekends", "preference"],
     ["Honestly, I can't stand loud restaurants.", "Sam dislikes loud restaurants", "preference"],
@@ -22,20 +22,20 @@ describe("inferMemory", () => {
     ["I paint landscapes with my daughter.", "Sam paints landscapes with their daughter", "fact"],
   ];
   for (const [input, expected, kind] of cases) {
-    it(`infers "${expected}"`, () => {
+    void it(`infers "${expected}"`, () => {
       const memory = inferMemory(input, { userName: "Sam" });
       assert.equal(memory?.statement, expected);
       assert.equal(memory?.statements[0]?.kind, kind);
     });
   }
 
-  it("splits two first-person clauses into two memories", () => {
+  void it("splits two first-person clauses into two memories", () => {
     const memory = inferMemory("I'm a software engineer at Google and I live in Zürich.", { userName: "Sam" });
     assert.deepEqual(memory?.statements.map((s) => s.statement), ["Sam is a software engineer at Google", "Sam lives in Zürich"]);
     assert.equal(memory?.statement, "Sam is a software engineer at Google. Sam lives in Zürich");
   });
 
-  it("reads only the user side of user/assistant pairs and defaults the subject", () => {
+  void it("reads only the user side of user/assistant pairs and defaults the subject", () => {
     const memory = inferMemory([
       { user: "Hi there! I love Italian food.", assistant: "I love it too! I'm an AI though." },
       { user: "What should I cook tonight?", assistant: "Try risotto." },
@@ -44,11 +44,11 @@ describe("inferMemory", () => {
     assert.equal(memory?.statements.length, 1);
   });
 
-  it("uses the possessive form for names ending in s", () => {
+  void it("uses the possessive form for names ending in s", () => {
     assert.equal(inferMemory("My name is James Brown", { userName: "James" })?.statement, "James' name is James Brown");
   });
 
-  it("returns null for small talk, questions and statements about others (LoCoMo turns)", () => {
+  void it("returns null for small talk, questions and statements about others (LoCoMo turns)", () => {
     for (const turn of [
       "Hey Mel! Good to see you! How have you been?",
       "Wow, that's cool, Caroline! What happened that was so awesome?",

@@ -28,8 +28,8 @@ function has(triplets: readonly RelationTriplet[], from: string, predicate: stri
   return flat(triplets).some((r) => r.from === from && r.predicate === predicate && r.to === to);
 }
 
-describe("extractRelations", () => {
-  it("reads works_at and a coordinated lives_in from one sentence", () => {
+void describe("extractRelations", () => {
+  void it("reads works_at and a coordinated lives_in from one sentence", () => {
     const triplets = run("John Smith works at Microsoft and lives in Seattle.");
     assert.ok(has(triplets, "John Smith", "works_at", "Microsoft"));
     assert.ok(has(triplets, "John Smith", "lives_in", "Seattle"));
@@ -41,27 +41,27 @@ describe("extractRelations", () => {
     assert.ok((worksAt?.confidence ?? 0) > 0.7);
   });
 
-  it("carries the sentence's date expression, resolved, as temporal details", () => {
+  void it("carries the sentence's date expression, resolved, as temporal details", () => {
     const triplets = run("Caroline is going to Paris next month.", "8 May 2023");
     const relation = triplets.flatMap((t) => t.relations).find((r) => r.canonical_predicate === "travels_to");
     assert.equal(relation?.raw_predicate, "is going to");
     assert.equal(relation?.temporal_details, "next month (2023-06)");
   });
 
-  it("resolves first-person speakers in conversation turns", () => {
+  void it("resolves first-person speakers in conversation turns", () => {
     const triplets = run("I moved to Berlin in March and I love Berlin.", "8 May 2023", { name: "Sam" });
     assert.ok(has(triplets, "Sam", "lives_in", "Berlin"));
     assert.ok(has(triplets, "Sam", "likes", "Berlin"));
   });
 
-  it("handles passive and inverse phrasings of assigned_to and created", () => {
+  void it("handles passive and inverse phrasings of assigned_to and created", () => {
     const triplets = run("ENG-123 was assigned to Alice Walker. Bob Jones is working on ENG-77. ENG-200 was filed by Carol Diaz.");
     assert.ok(has(triplets, "ENG-123", "assigned_to", "Alice Walker"));
     assert.ok(has(triplets, "ENG-77", "assigned_to", "Bob Jones"));
     assert.ok(has(triplets, "Carol Diaz", "created", "ENG-200"));
   });
 
-  it("reads met_with, works_with, reports_to and mentions between people", () => {
+  void it("reads met_with, works_with, reports_to and mentions between people", () => {
     const triplets = run("Alice Walker met with Bob Jones. Carol Diaz works with Dan Brown. Erin Lee reports to Frank Moore. Gina Ray mentioned Hank Hill.");
     assert.ok(has(triplets, "Alice Walker", "met_with", "Bob Jones"));
     assert.ok(has(triplets, "Carol Diaz", "works_with", "Dan Brown"));
@@ -69,7 +69,7 @@ describe("extractRelations", () => {
     assert.ok(has(triplets, "Gina Ray", "mentions", "Hank Hill"));
   });
 
-  it("reads likes, dislikes (including negated likes), owns and uses with products", () => {
+  void it("reads likes, dislikes (including negated likes), owns and uses with products", () => {
     const triplets = run("Ada Lovelace loves Python 3.12. Alan Turing doesn't like Java 8. Grace Hopper bought an iPhone 15. Acme migrated to Postgres 16.");
     assert.ok(has(triplets, "Ada Lovelace", "likes", "Python 3.12"));
     assert.ok(has(triplets, "Alan Turing", "dislikes", "Java 8"));
@@ -78,14 +78,14 @@ describe("extractRelations", () => {
     assert.ok(has(uses, "Microsoft", "uses", "Kubernetes 1.29"));
   });
 
-  it("reads located_in, part_of and created for organisations and places", () => {
+  void it("reads located_in, part_of and created for organisations and places", () => {
     const triplets = run("Microsoft is headquartered in Seattle. Acme Corp is part of Google. Linus Torvalds created Linux 1.0.");
     assert.ok(has(triplets, "Microsoft", "located_in", "Seattle"));
     assert.ok(has(triplets, "Acme Corp", "part_of", "Google"));
     assert.ok(has(triplets, "Linus Torvalds", "created", "Linux 1.0"));
   });
 
-  it("falls back to related_to for co-occurring entities with low confidence", () => {
+  void it("falls back to related_to for co-occurring entities with low confidence", () => {
     const triplets = run("Hey @ada, can you check bob@example.com about #billing?");
     const relations = triplets.flatMap((t) => t.relations);
     assert.ok(relations.length >= 2);
@@ -95,11 +95,11 @@ describe("extractRelations", () => {
     }
   });
 
-  it("does not relate entities across sentences", () => {
+  void it("does not relate entities across sentences", () => {
     assert.deepEqual(run("Alice Walker is here. Bob Jones is there."), []);
   });
 
-  it("is deterministic: the same chunk gives the same relationship ids", () => {
+  void it("is deterministic: the same chunk gives the same relationship ids", () => {
     const text = "Alice Walker met with Bob Jones in Lisbon yesterday.";
     const first = run(text, "2024-03-05").flatMap((t) => t.relations.map((r) => r.relationship_id));
     const second = run(text, "2024-03-05").flatMap((t) => t.relations.map((r) => r.relationship_id));
@@ -108,7 +108,7 @@ describe("extractRelations", () => {
     assert.equal(new Set(first).size, first.length);
   });
 
-  it("accepts bare mentions and splits sentences itself", () => {
+  void it("accepts bare mentions and splits sentences itself", () => {
     const text = "Alice Walker met with Bob Jones. Carol Diaz is elsewhere.";
     const resolver = createEntityResolver({ database: "db", collection: "c" });
     const triplets = extractRelations(text, extractEntities(text).mentions, { chunkId: "c", timestamp: "2024-01-01T00:00:00Z", resolver });

@@ -9,13 +9,13 @@ function id(entity: GraphEntity | undefined): string {
   return entity.entity_id;
 }
 
-describe("EntityResolver", () => {
-  it("gives the same entity to the same email whatever its case", () => {
+void describe("EntityResolver", () => {
+  void it("gives the same entity to the same email whatever its case", () => {
     const resolver = createEntityResolver(scope);
     assert.equal(id(resolver.resolvePerson({ email: "Ada@X.com" })), id(resolver.resolvePerson({ email: " ada@x.com " })));
   });
 
-  it("links name, email and handle when an item pairs them", () => {
+  void it("links name, email and handle when an item pairs them", () => {
     const resolver = createEntityResolver(scope);
     const sender = resolver.resolvePerson({ name: "Ada Lovelace", email: "ada@x.com", handle: "ada" });
     assert.equal(id(resolver.resolvePerson({ handle: "@ada" })), id(sender));
@@ -26,13 +26,13 @@ describe("EntityResolver", () => {
     assert.equal(sender?.name, "Ada Lovelace");
   });
 
-  it("collapses case, spacing, diacritics and possessive variants of a name", () => {
+  void it("collapses case, spacing, diacritics and possessive variants of a name", () => {
     const resolver = createEntityResolver(scope);
     const ids = ["José Núñez", "jose nunez", "José  Núñez's", "Jose Nunez’s"].map((name) => id(resolver.resolvePerson({ name })));
     assert.equal(new Set(ids).size, 1);
   });
 
-  it("resolves a first name to the unique full name in scope, and not when ambiguous", () => {
+  void it("resolves a first name to the unique full name in scope, and not when ambiguous", () => {
     const resolver = createEntityResolver(scope);
     const ada = resolver.resolvePerson({ name: "Ada Lovelace", email: "ada@x.com" });
     assert.equal(id(resolver.resolvePerson({ name: "Ada" })), id(ada));
@@ -42,7 +42,7 @@ describe("EntityResolver", () => {
     assert.equal(ambiguous?.name, "Ada");
   });
 
-  it("never merges two people with different emails through a shared name", () => {
+  void it("never merges two people with different emails through a shared name", () => {
     const resolver = createEntityResolver(scope);
     const first = resolver.resolvePerson({ name: "John Smith", email: "john@a.com" });
     const second = resolver.resolvePerson({ name: "John Smith", email: "john@b.com" });
@@ -50,7 +50,7 @@ describe("EntityResolver", () => {
     assert.equal(id(resolver.resolvePerson({ name: "John Smith" })), id(first));
   });
 
-  it("derives ids from scope and strongest key, independent of ingestion order", () => {
+  void it("derives ids from scope and strongest key, independent of ingestion order", () => {
     const forward = createEntityResolver(scope);
     forward.resolvePerson({ name: "Grace Hopper" });
     const linked = forward.resolvePerson({ name: "Grace Hopper", email: "grace@navy.mil" });
@@ -61,7 +61,7 @@ describe("EntityResolver", () => {
     assert.notEqual(id(createEntityResolver({ database: "acme", collection: "sales" }).resolvePerson({ email: "grace@navy.mil" })), id(direct));
   });
 
-  it("reports the old id when a stronger key changes a person's id", () => {
+  void it("reports the old id when a stronger key changes a person's id", () => {
     const resolver = createEntityResolver(scope);
     const before = resolver.resolvePerson({ name: "Grace Hopper" });
     const after = resolver.resolvePerson({ name: "Grace Hopper", handle: "grace" });
@@ -69,7 +69,7 @@ describe("EntityResolver", () => {
     assert.deepEqual(resolver.takeMerges(), []);
   });
 
-  it("merges a handle-only and an email-only person when an item pairs them", () => {
+  void it("merges a handle-only and an email-only person when an item pairs them", () => {
     const resolver = createEntityResolver(scope);
     const byHandle = resolver.resolvePerson({ handle: "linus" });
     const byEmail = resolver.resolvePerson({ email: "linus@kernel.org" });
@@ -79,14 +79,14 @@ describe("EntityResolver", () => {
     assert.equal(id(resolver.resolvePerson({ handle: "linus" })), id(byEmail));
   });
 
-  it("keeps state in a pluggable alias table shared between resolvers", () => {
+  void it("keeps state in a pluggable alias table shared between resolvers", () => {
     const table = new InMemoryAliasTable();
     createEntityResolver(scope, table).resolvePerson({ name: "Ada Lovelace", email: "ada@x.com", handle: "ada" });
     const later = createEntityResolver(scope, table);
     assert.equal(id(later.resolvePerson({ handle: "ada" })), entityIdFor(scope, "email:ada@x.com"));
   });
 
-  it("resolves text mentions of every relatable kind and skips attributes", () => {
+  void it("resolves text mentions of every relatable kind and skips attributes", () => {
     const resolver = createEntityResolver(scope);
     const text = "Ada Lovelace from Google met @bob in London about #billing, ENG-9 and https://x.com/a on 2024-01-02 for $5.";
     const entities = extractEntities(text).mentions.map((mention) => [mention.kind, resolver.resolveMention(mention)?.type ?? null]);

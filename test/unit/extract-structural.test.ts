@@ -8,8 +8,8 @@ function edges(triplets: readonly RelationTriplet[]): string[] {
   return triplets.flatMap((t) => t.relations.map((r) => `${t.source.name} -${r.canonical_predicate}-> ${t.target.name}`));
 }
 
-describe("extractStructuralRelations", () => {
-  it("links sender, recipients, cc and attachments of an email", () => {
+void describe("extractStructuralRelations", () => {
+  void it("links sender, recipients, cc and attachments of an email", () => {
     const email: AppItem = {
       id: "gmail:18c2",
       kind: "email",
@@ -46,7 +46,7 @@ describe("extractStructuralRelations", () => {
     assert.equal(sent?.target.provider, "gmail");
   });
 
-  it("links author, assignee, comments, commenters and @mentions of a GitHub issue", () => {
+  void it("links author, assignee, comments, commenters and @mentions of a GitHub issue", () => {
     const issue: AppItem = {
       id: "acme/api#42",
       kind: "ticket",
@@ -73,7 +73,7 @@ describe("extractStructuralRelations", () => {
     assert.equal(commentEdge?.relations[0]?.timestamp, "2024-03-02T10:00:00.000Z");
   });
 
-  it("links a Slack reply to its thread and parent and its participants", () => {
+  void it("links a Slack reply to its thread and parent and its participants", () => {
     const reply: AppItem = {
       id: "slack:C01/1700000001.000200",
       kind: "message",
@@ -97,7 +97,7 @@ describe("extractStructuralRelations", () => {
     assert.equal(triplets[0]?.source.identifier, "@ada");
   });
 
-  it("links the author of a Notion page and assignee of a Linear ticket by name and email", () => {
+  void it("links the author of a Notion page and assignee of a Linear ticket by name and email", () => {
     const resolver = createEntityResolver(scope);
     const page: AppItem = { id: "notion:abc", kind: "knowledge_base", provider: "notion", title: "Onboarding", author: { name: "Grace Hopper", email: "grace@acme.io" } };
     const ticket: AppItem = { id: "linear:ENG-7", kind: "ticket", provider: "linear", title: "Fix SSO", external_id: "ENG-7", assignee: "grace@acme.io" };
@@ -108,7 +108,7 @@ describe("extractStructuralRelations", () => {
     assert.equal(assigned[0]?.relations[0]?.raw_predicate, "assignee");
   });
 
-  it("gives the same ids when an item is ingested again", () => {
+  void it("gives the same ids when an item is ingested again", () => {
     const item: AppItem = { id: "m1", kind: "message", provider: "slack", title: "hi", sender: "@ada", mentions: ["@bob"], attachments: [{ name: "a.png" }] };
     const once = extractStructuralRelations(item, { resolver: createEntityResolver(scope), timestamp: "2024-03-01T00:00:00.000Z" });
     const again = extractStructuralRelations(item, { resolver: createEntityResolver(scope), timestamp: "2024-03-01T00:00:00.000Z" });
