@@ -1,0 +1,73 @@
+import nlp from "compromise";
+import datesPlugin from "compromise-dates";
+import type { DatesMethods } from "compromise-dates";
+import type { MentionKind, Span } from "./mention.js";
+
+// The slow pass (~600 short docs/s): compromise's lexicon and tagger find people, places and
+// organisations that no pattern can. It also backs up the date resolver for unusual phrasings.
+
+nlp.plugin(datesPlugin);
+
+export interface CompromiseEntity {
+  readonly kind: Extract<MentionKind, "person" | "place" | "organization">;
+  readonly span: Span;
+}
+
+interface OffsetMatch {
+  readonly offset: { readonly start: number; readonly length: number };
+}
+
+function isOffsetMatch(value: unknown): value is OffsetMatch {
+  if (typeof value !== "object" || value === null || !("offset" in value)) return false;
+  const offset = value.offset;
+  return (
+    typeof offset === "object" &&
+    offset !== null &&
+    typeof (offset as { start?: unknown }).start === "number" &&
+    typeof (offset as { length?: unknown }).length === "number"
+  );
+}
+
+/** compromise spans include trailing punctuation ("London."); trims it so spans match the name. */
+function trimmedSpan(text: string, start: number, length: number): Span | undefined {
+  let end = start + length;
+  let from = start;
+  while (end > from && /[\s.,;:!?)"'’]/.test(text.charAt(end - 1))) end -= 1;
+  while (from < end && /[\s("'‘“]/.test(text.charAt(from))) from += 1;
+  // "Melanie's sister" names Melanie: the possessive is grammar, not part of the name.
+  const possessive = /['’]s$/i.exec(text.slice(from, end));
+  if (possessive !== null) end -= possessive[0].length;
+  return end > from ? { start: from, end } : undefined;
+}
+
+function spansOf(text: string, matches: unknown): Span[] {
+  if (!Array.isArray(matches)) return [];
+  const spans: Span[] = [];
+  for (const match of matches as unknown[]) {
+    if (!isOffsetMatch(match)) continue;
+    const span = trimmedSpan(text, match.offset.start, match.offset.length);
+    if (span !== undefined) spans.push(span);
+  }
+  return spans;
+}
+
+export function analyzeWithCompromise(text: string): CompromiseEntity[] {
+  const doc = nlp(text);
+  const found: CompromiseEntity[] = [];
+  const push = (kind: CompromiseEntity["kind"], matches: unknown): void => {
+    for (const span of spansOf(text, matches)) found.push({ kind, span });
+  };
+  push("person", doc.people().json({ offset: true }));
+  push("organization", doc.organizations().json({ offset: true }));
+  push("place", doc.places().json({ offset: true }));
+  return found;
+}
+
+/** Day-precision fallback for date phrases the hand-written resolver does not understand. */
+export function resolveWithCompromise(expression: string, reference: Date | undefined): string | undefined {
+  const options = reference === undefined ? { timezone: "UTC" } : { timezone: "UTC", today: reference.toISOString() };
+  const parsed = nlp<DatesMethods>(expression).dates(options).get(0);
+  const start = parsed?.start;
+  if (typeof start !== "string" || start.length < 10) return undefined;
+  return start.slice(0, 10);
+}
