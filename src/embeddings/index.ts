@@ -1,0 +1,12 @@
+export { createEmbedder } from "./create-embedder.js";
+export type { EmbedderConfig } from "./create-embedder.js";
+export { EmbedderError } from "./embedder.js";
+export type { Embedder } from "./embedder.js";
+export { createLocalEmbedder } from "./local-embedder.js";
+export type { LocalEmbedderConfig } from "./local-embedder.js";
+export { createOpenAIEmbedder } from "./openai-embedder.js";
+export type { OpenAIEmbedderConfig } from "./openai-embedder.js";
+export { createTransformersEmbedder } from "./transformers-embedder.js";
+export type { TransformersEmbedderConfig } from "./transformers-embedder.js";
+export { l2Normalize, cosineSimilarity } from "./l2-normalize.js";
+export type { RetryPolicy } from "./retry-policy.js";

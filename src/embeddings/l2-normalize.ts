@@ -1,0 +1,27 @@
+/** Scales a vector to unit length in place and returns it; a zero vector stays zero. */
+export function l2Normalize(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (const v of vector) sum += v * v;
+  if (sum === 0) return vector;
+  const inv = 1 / Math.sqrt(sum);
+  for (let i = 0; i < vector.length; i++) vector[i] = (vector[i] ?? 0) * inv;
+  return vector;
+}
+
+export function toNormalizedFloat32(values: ArrayLike<number>): Float32Array {
+  return l2Normalize(Float32Array.from(values));
+}
+
+export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}

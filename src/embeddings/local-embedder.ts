@@ -1,0 +1,163 @@
+import { Worker } from "node:worker_threads";
+import { EmbedderError } from "./embedder.js";
+import type { Embedder } from "./embedder.js";
+import type { WorkerReply, WorkerRequest } from "./worker-messages.js";
+
+export interface LocalEmbedderConfig {
+  /** Worker threads, one model each (~100 MB RSS per worker); default 2. */
+  workers?: number;
+  /** Texts per model call; larger batches amortise graph overhead, smaller ones spread across workers. Default 32. */
+  batchSize?: number;
+  /** Maximum wait for all workers to load the model; default 60 s. */
+  loadTimeoutMs?: number;
+}
+
+const DIMENSIONS = 512;
+
+interface Job {
+  id: number;
+  texts: string[];
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (error: Error) => void;
+}
+
+class WorkerSlot {
+  current: Job | undefined;
+  constructor(readonly worker: Worker) {}
+}
+
+/**
+ * After `tsc` the worker is the emitted .js file. Under tsx (tests, benches) it is the .ts source:
+ * tsx's loader is not active inside worker threads on Node 20, so a small bootstrap registers
+ * tsx's ESM hooks in the worker and then imports the source.
+ */
+function spawnWorker(): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./use-lite-worker.js", import.meta.url));
+  const source = new URL("./use-lite-worker.ts", import.meta.url).href;
+  const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(bootstrap, { eval: true });
+}
+
+class LocalEmbedder implements Embedder {
+  readonly id = `local:use-lite:${DIMENSIONS}`;
+  readonly dimensions = DIMENSIONS;
+  private readonly queue: Job[] = [];
+  private nextJobId = 1;
+  private failure: Error | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly slots: WorkerSlot[],
+    private readonly batchSize: number,
+  ) {
+    for (const slot of slots) {
+      slot.worker.on("message", (reply: WorkerReply) => this.onReply(slot, reply));
+      slot.worker.on("error", (error) => this.fail(slot, error));
+      slot.worker.on("exit", (code) => {
+        if (!this.closed) this.fail(slot, new EmbedderError(`embedding worker exited with code ${code}`));
+      });
+    }
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (this.closed) throw new EmbedderError("embedder is closed");
+    if (this.failure !== undefined) throw this.failure;
+    if (texts.length === 0) return [];
+    const batches: Promise<Float32Array[]>[] = [];
+    for (let i = 0; i < texts.length; i += this.batchSize) {
+      const batch = texts.slice(i, i + this.batchSize);
+      batches.push(new Promise((resolve, reject) => this.queue.push({ id: this.nextJobId++, texts: batch, resolve, reject })));
+    }
+    this.dispatch();
+    return (await Promise.all(batches)).flat();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const error = new EmbedderError("embedder closed");
+    for (const job of this.queue.splice(0)) job.reject(error);
+    for (const slot of this.slots) slot.current?.reject(error);
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.current !== undefined) continue;
+      const job = this.queue.shift();
+      if (job === undefined) return;
+      slot.current = job;
+      slot.worker.postMessage({ jobId: job.id, texts: job.texts } satisfies WorkerRequest);
+    }
+  }
+
+  private onReply(slot: WorkerSlot, reply: WorkerReply): void {
+    const job = slot.current;
+    switch (reply.type) {
+      case "ready":
+      case "failed":
+        return;
+      case "result":
+        slot.current = undefined;
+        if (job?.id === reply.jobId) job.resolve(reply.vectors);
+        break;
+      case "error":
+        slot.current = undefined;
+        if (job?.id === reply.jobId) job.reject(new EmbedderError(`local embedding failed: ${reply.message}`));
+        break;
+    }
+    this.dispatch();
+  }
+
+  /** A crashed worker takes the embedder down: silently running on fewer workers would hide it. */
+  private fail(slot: WorkerSlot, error: Error): void {
+    const failure = error instanceof EmbedderError ? error : new EmbedderError(`embedding worker crashed: ${error.message}`);
+    this.failure ??= failure;
+    slot.current?.reject(failure);
+    slot.current = undefined;
+    for (const job of this.queue.splice(0)) job.reject(failure);
+  }
+}
+
+function startWorker(loadTimeoutMs: number): Promise<WorkerSlot> {
+  const worker = spawnWorker();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      reject(new EmbedderError(`local model did not load within ${loadTimeoutMs} ms`));
+    }, loadTimeoutMs);
+    const onMessage = (reply: WorkerReply): void => {
+      if (reply.type !== "ready" && reply.type !== "failed") return;
+      clearTimeout(timer);
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+      if (reply.type === "ready") resolve(new WorkerSlot(worker));
+      else {
+        void worker.terminate();
+        reject(new EmbedderError(`local model failed to load: ${reply.message}`));
+      }
+    };
+    const onError = (error: Error): void => {
+      clearTimeout(timer);
+      reject(new EmbedderError(`embedding worker failed to start: ${error.message}`));
+    };
+    worker.on("message", onMessage);
+    worker.once("error", onError);
+  });
+}
+
+/** Starts the worker pool and resolves once every worker has loaded its model. */
+export async function createLocalEmbedder(config: LocalEmbedderConfig = {}): Promise<Embedder> {
+  const workers = config.workers ?? 2;
+  const batchSize = config.batchSize ?? 32;
+  if (!Number.isInteger(workers) || workers < 1) throw new EmbedderError(`workers must be a positive integer, got ${workers}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new EmbedderError(`batchSize must be a positive integer, got ${batchSize}`);
+  const started = await Promise.allSettled(Array.from({ length: workers }, () => startWorker(config.loadTimeoutMs ?? 60_000)));
+  const slots = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed !== undefined) {
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+    throw failed.reason instanceof Error ? failed.reason : new EmbedderError(String(failed.reason));
+  }
+  return new LocalEmbedder(slots, batchSize);
+}

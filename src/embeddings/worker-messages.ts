@@ -1,0 +1,10 @@
+export interface WorkerRequest {
+  jobId: number;
+  texts: string[];
+}
+
+export type WorkerReply =
+  | { type: "ready" }
+  | { type: "failed"; message: string }
+  | { type: "result"; jobId: number; vectors: Float32Array[] }
+  | { type: "error"; jobId: number; message: string };

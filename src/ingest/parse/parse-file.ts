@@ -1,0 +1,70 @@
+import { decodeText } from "./decode-text.js";
+import { detectFormat } from "./detect-format.js";
+import type { FileFormat } from "./detect-format.js";
+import { parseCsv } from "./parse-csv.js";
+import { parseDocx } from "./parse-docx.js";
+import { parseMarkdown } from "./parse-markdown.js";
+import { parsePdf } from "./parse-pdf.js";
+import { parseText } from "./parse-text.js";
+import { parseFailure } from "./parsed-document.js";
+import type { ParsedDocument, ParseResult } from "./parsed-document.js";
+import { ParseTimeoutError, withTimeout } from "./with-timeout.js";
+
+export interface ParseOptions {
+  /** Upper bound for one file's parse; default 30 s. */
+  timeoutMs?: number;
+  /** Files above this size fail with FILE_TOO_LARGE; default 100 MiB. */
+  maxBytes?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+
+async function parseByFormat(format: FileFormat, bytes: Uint8Array, fileName: string): Promise<ParsedDocument> {
+  switch (format) {
+    case "pdf":
+      return parsePdf(bytes, fileName);
+    case "docx":
+      return parseDocx(bytes, fileName);
+    case "markdown":
+      return parseMarkdown(decodeText(bytes), fileName);
+    case "csv":
+      return parseCsv(decodeText(bytes), fileName);
+    case "txt":
+      return parseText(decodeText(bytes), fileName);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message.split("\n")[0] ?? error.name;
+  return String(error);
+}
+
+/**
+ * Parses one uploaded file. Never throws: unsupported types fail with INVALID_FILE_FORMAT, files of a
+ * supported type that cannot be read (corrupt, truncated, encrypted, empty, too slow) with
+ * PROCESSING_FAILED.
+ */
+export async function parseFile(bytes: Uint8Array, fileName: string, mime?: string, options: ParseOptions = {}): Promise<ParseResult> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (bytes.byteLength > maxBytes) {
+    return parseFailure("FILE_TOO_LARGE", `${fileName}: ${bytes.byteLength} bytes exceeds the limit of ${maxBytes}`);
+  }
+  const detection = detectFormat(bytes, fileName, mime);
+  if (!detection.ok) {
+    return parseFailure(detection.reason === "mismatch" ? "PROCESSING_FAILED" : "INVALID_FILE_FORMAT", detection.message);
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let document: ParsedDocument;
+  try {
+    document = await withTimeout(parseByFormat(detection.format, bytes, fileName), timeoutMs, `parsing ${fileName}`);
+  } catch (error) {
+    const reason = error instanceof ParseTimeoutError ? error.message : `could not read ${detection.format.toUpperCase()}: ${describe(error)}`;
+    return parseFailure("PROCESSING_FAILED", `${fileName}: ${reason}`);
+  }
+  if (document.blocks.length === 0) {
+    const hint = detection.format === "pdf" ? " (scanned PDFs need OCR, which is not supported)" : "";
+    return parseFailure("PROCESSING_FAILED", `${fileName}: no extractable text${hint}`);
+  }
+  return { ok: true, document };
+}

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { cosineSimilarity, createEmbedder } from "../../src/embeddings/index.js";
+import type { Embedder } from "../../src/embeddings/index.js";
+
+describe("local embedder (USE lite, worker pool)", () => {
+  let embedder: Embedder;
+  before(async () => {
+    // Small batches so one call spreads over both workers and results must be put back in order.
+    embedder = await createEmbedder({ provider: "local", workers: 2, batchSize: 2 });
+  });
+  after(async () => {
+    await embedder.close();
+  });
+
+  it("loads offline and returns unit-length 512-d vectors in input order", async () => {
+    assert.equal(embedder.dimensions, 512);
+    assert.equal(embedder.id, "local:use-lite:512");
+    const texts = ["The cat sleeps on the sofa.", "Stock markets fell sharply today.", "A kitten is napping on the couch.", "How do I reset my password?", "The cat sleeps on the sofa."];
+    const vectors = await embedder.embed(texts);
+    assert.equal(vectors.length, texts.length);
+    for (const v of vectors) {
+      assert.equal(v.length, 512);
+      const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+      assert.ok(Math.abs(norm - 1) < 1e-4);
+    }
+    const [first, , , , again] = vectors;
+    assert.ok(first && again);
+    assert.ok(cosineSimilarity(first, again) > 0.9999, "identical inputs map to identical vectors regardless of worker");
+  });
+
+  it("places similar sentences closer than unrelated ones", async () => {
+    const [cat, kitten, stocks, password, login] = await embedder.embed([
+      "The cat sleeps on the sofa.",
+      "A kitten is napping on the couch.",
+      "Stock markets fell sharply today.",
+      "How do I reset my password?",
+      "I forgot my login credentials.",
+    ]);
+    assert.ok(cat && kitten && stocks && password && login);
+    assert.ok(cosineSimilarity(cat, kitten) > cosineSimilarity(cat, stocks) + 0.1);
+    assert.ok(cosineSimilarity(password, login) > cosineSimilarity(password, kitten) + 0.1);
+  });
+
+  it("returns an empty list for no input", async () => {
+    assert.deepEqual(await embedder.embed([]), []);
+  });
+});

@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { createVectorIndex, VectorIndexError } from "../../src/vector-index/index.js";
+import type { VectorIndex, VectorIndexConfig } from "../../src/vector-index/index.js";
+
+const DIMS = 16;
+
+/** Deterministic vectors: a seeded LCG, so failures reproduce. */
+function randomVectors(count: number, seed: number): Float32Array[] {
+  let x = seed;
+  const next = (): number => {
+    x = (x * 1664525 + 1013904223) % 4294967296;
+    return x / 4294967296 - 0.5;
+  };
+  return Array.from({ length: count }, () => Float32Array.from({ length: DIMS }, next));
+}
+
+function bruteForce(vectors: Float32Array[], query: Float32Array, k: number, keep: (i: number) => boolean = () => true): number[] {
+  const cos = (a: Float32Array, b: Float32Array): number => {
+    let d = 0, na = 0, nb = 0;
+    for (let i = 0; i < DIMS; i++) {
+      d += (a[i] ?? 0) * (b[i] ?? 0);
+      na += (a[i] ?? 0) ** 2;
+      nb += (b[i] ?? 0) ** 2;
+    }
+    return d / Math.sqrt(na * nb);
+  };
+  return vectors
+    .map((v, i) => ({ i, s: cos(v, query) }))
+    .filter((e) => keep(e.i))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, k)
+    .map((e) => e.i);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "vector-index-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+for (const config of [{ kind: "hnsw", dimensions: DIMS }, { kind: "exact", dimensions: DIMS }] satisfies VectorIndexConfig[]) {
+  describe(`vector index: ${config.kind}`, () => {
+    const vectors = randomVectors(2000, 11);
+    const build = (): VectorIndex => {
+      const index = createVectorIndex(config);
+      vectors.forEach((v, i) => index.add(i, v));
+      return index;
+    };
+
+    it("finds the exact nearest neighbours (recall@10 >= 0.95 for HNSW)", () => {
+      const index = build();
+      assert.equal(index.size(), 2000);
+      let hits = 0;
+      const queries = randomVectors(20, 99);
+      for (const q of queries) {
+        const expected = new Set(bruteForce(vectors, q, 10));
+        const got = index.search(q, 10);
+        assert.equal(got.length, 10);
+        for (let i = 1; i < got.length; i++) assert.ok((got[i - 1]?.score ?? 0) >= (got[i]?.score ?? 0), "best first");
+        hits += got.filter((m) => expected.has(Number(m.key))).length;
+      }
+      const recall = hits / (queries.length * 10);
+      assert.ok(config.kind === "exact" ? recall === 1 : recall >= 0.95, `recall ${recall}`);
+    });
+
+    it("returns a stored vector as its own best match with score ~1", () => {
+      const index = build();
+      const [best] = index.search(vectors[123] ?? new Float32Array(DIMS), 1);
+      assert.equal(best?.key, 123n);
+      assert.ok(Math.abs((best?.score ?? 0) - 1) < 1e-5);
+    });
+
+    it("applies filters, removals and replacements", () => {
+      const index = build();
+      const q = randomVectors(1, 5)[0] ?? new Float32Array(DIMS);
+      const even = index.search(q, 5, (key) => key % 2n === 0n);
+      assert.equal(even.length, 5);
+      assert.ok(even.every((m) => m.key % 2n === 0n));
+      const rare = index.search(q, 5, (key) => key % 500n === 0n);
+      assert.deepEqual(rare.map((m) => Number(m.key)).sort((a, b) => a - b), [0, 500, 1000, 1500]);
+
+      const top = index.search(q, 1)[0]?.key ?? -1n;
+      assert.equal(index.remove(top), true);
+      assert.equal(index.remove(top), false);
+      assert.equal(index.has(top), false);
+      assert.notEqual(index.search(q, 1)[0]?.key, top);
+      index.add(7n, q);
+      assert.equal(index.search(q, 1)[0]?.key, 7n);
+      assert.equal(index.size(), 1999);
+    });
+
+    it("saves and loads", () => {
+      const index = build();
+      const path = join(dir, `${config.kind}.index`);
+      index.save(path);
+      const loaded = createVectorIndex(config);
+      loaded.load(path);
+      assert.equal(loaded.size(), 2000);
+      const q = randomVectors(1, 77)[0] ?? new Float32Array(DIMS);
+      assert.deepEqual(loaded.search(q, 5).map((m) => m.key), index.search(q, 5).map((m) => m.key));
+      loaded.add(5000, q);
+      assert.equal(loaded.search(q, 1)[0]?.key, 5000n, "incremental adds continue after load");
+    });
+
+    it("rejects bad dimensions, keys and files", () => {
+      const index = createVectorIndex(config);
+      assert.throws(() => index.add(1, new Float32Array(DIMS + 1)), VectorIndexError);
+      assert.throws(() => index.add(-1, new Float32Array(DIMS)), VectorIndexError);
+      assert.deepEqual(index.search(new Float32Array(DIMS), 3), []);
+      const junk = join(dir, `${config.kind}.junk`);
+      writeFileSync(junk, "not an index");
+      assert.throws(() => index.load(junk), VectorIndexError);
+      const other = createVectorIndex({ ...config, dimensions: DIMS * 2 });
+      other.add(1, new Float32Array(DIMS * 2).fill(1));
+      const otherPath = join(dir, `${config.kind}.other`);
+      other.save(otherPath);
+      assert.throws(() => index.load(otherPath), /dimensions/);
+      // A flipped byte must be caught before the native library reads the file.
+      const good = build();
+      const goodPath = join(dir, `${config.kind}.good`);
+      good.save(goodPath);
+      const bytes = readFileSync(goodPath);
+      bytes[40] = (bytes[40] ?? 0) ^ 0xff;
+      writeFileSync(goodPath, config.kind === "exact" ? bytes.subarray(0, bytes.length - 3) : bytes);
+      assert.throws(() => index.load(goodPath), VectorIndexError);
+    });
+  });
+}
