@@ -1,6 +1,6 @@
 import { argumentError } from "../errors.js";
 import { checkedInt } from "../values/int64.js";
-import { PathValue } from "../values/value.js";
+import { PathValue, typeName } from "../values/value.js";
 import type { Value } from "../values/value.js";
 import { arg, argType } from "./function-def.js";
 import type { FunctionTable } from "./function-def.js";
@@ -11,7 +11,7 @@ function list(fn: string, v: Value): Value[] {
 }
 
 function intArg(fn: string, v: Value): bigint {
-  if (typeof v !== "bigint") throw argType(fn, v, "an integer");
+  if (typeof v !== "bigint") throw argumentError("InvalidArgumentType", `${fn}() expects an integer, got ${typeName(v)}`);
   return v;
 }
 
