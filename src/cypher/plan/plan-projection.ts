@@ -126,7 +126,7 @@ export function planProjection(
       orderBy,
       skip: p.skip === null ? null : compileExpr(p.skip, constant),
       limit: p.limit === null ? null : compileExpr(p.limit, constant),
-      where: where === null ? null : compileExpr(where, { scope: new Set(names), aggregates: null }),
+      where: where === null ? null : compileExpr(where, { scope: after, aggregates: null }),
     },
     names,
   };

@@ -112,21 +112,21 @@ export function checkExpr(e: Expr, cx: ExprContext): StaticType {
       return t;
     }
     case "ListComprehension": {
-      const lt = checkExpr(e.list, { ...cx, aggregates: false });
+      const lt = checkExpr(e.list, cx);
       const inner = withLocals(cx, [e.variable], [lt.t === "list" ? lt.elem : ANY]);
       if (e.where) requireBool(inner, e.where, "WHERE");
       const p = e.projection ? checkExpr(e.projection, inner) : lt.t === "list" ? lt.elem : ANY;
       return listOf(p);
     }
     case "Quantifier": {
-      const lt = checkExpr(e.list, { ...cx, aggregates: false });
+      const lt = checkExpr(e.list, cx);
       const inner = withLocals(cx, [e.variable], [lt.t === "list" ? lt.elem : ANY]);
       if (e.where) requireBool(inner, e.where, e.quantifier);
       return BOOL;
     }
     case "Reduce": {
-      checkExpr(e.init, { ...cx, aggregates: false });
-      const lt = checkExpr(e.list, { ...cx, aggregates: false });
+      checkExpr(e.init, cx);
+      const lt = checkExpr(e.list, cx);
       checkExpr(e.body, withLocals(cx, [e.accumulator, e.variable], [ANY, lt.t === "list" ? lt.elem : ANY]));
       return ANY;
     }

@@ -22,7 +22,7 @@ function checkProperties(cx: ExprContext, scope: MutableScope, el: NodePattern |
 }
 
 function isNodeLike(info: VariableInfo): boolean {
-  return info.kind === "node" || (info.kind === "value" && (info.type.t === "any" || info.type.t === "node"));
+  return info.kind === "node" || (info.kind === "value" && (info.type.t === "any" || info.type.t === "node" || info.type.t === "null"));
 }
 
 /**
@@ -34,8 +34,7 @@ export function checkPatternPart(part: PatternPart, use: PatternUse, cx: ExprCon
     throw fail(cx, part, "UnsupportedShortestPath", "shortestPath/allShortestPaths are only allowed in RETURN or WITH, not in MATCH patterns");
   }
   if (part.pathVariable !== null && scope.has(part.pathVariable)) {
-    const info = scope.get(part.pathVariable);
-    throw fail(cx, part, info?.kind === "path" ? "VariableAlreadyBound" : "VariableTypeConflict", `variable \`${part.pathVariable}\` is already bound`);
+    throw fail(cx, part, "VariableAlreadyBound", `variable \`${part.pathVariable}\` is already bound`);
   }
   const singleNode = part.rels.length === 0;
   for (const n of part.nodes) checkNode(n, use, singleNode, cx, scope, clauseVars);
@@ -74,6 +73,10 @@ function checkRel(r: RelationshipPattern, use: PatternUse, cx: ExprContext, scop
       throw fail(cx, r, detail, `variable \`${name}\` is already bound`);
     }
   } else if (name !== null && existing !== undefined) {
+    const t = existing.type.t;
+    if (existing.kind === "value" && t !== "any" && t !== "null" && t !== "rel" && !(t === "list" && r.varLength !== null)) {
+      throw fail(cx, r, "VariableTypeConflict", `variable \`${name}\` is bound to a ${t}, not a relationship`);
+    }
     if (existing.kind === "node" || existing.kind === "path") throw fail(cx, r, "VariableTypeConflict", `variable \`${name}\` is not a relationship`);
     if (clauseVars.has(name)) {
       if (existing.kind === "rel" && r.varLength === null) throw fail(cx, r, "RelationshipUniquenessViolation", `relationship \`${name}\` is used twice in one pattern`);

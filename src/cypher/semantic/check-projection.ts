@@ -16,7 +16,7 @@ export function checkProjection(
 ): Map<string, VariableInfo> {
   const scope = cx.scope;
   const visible = [...scope.keys()];
-  if (p.star && visible.length === 0) throw fail(cx, p, "NoVariablesInScope", "RETURN * / WITH * needs variables in scope");
+  if (p.kind === "Return" && p.star && visible.length === 0) throw fail(cx, p, "NoVariablesInScope", "RETURN * / WITH * needs variables in scope");
   const itemCx: ExprContext = { ...cx, aggregates: true, inAggregate: false, inWhere: false };
   const next = new Map<string, VariableInfo>();
   if (p.star) for (const [k, v] of scope) next.set(k, v);
@@ -37,7 +37,9 @@ export function checkProjection(
   checkOrderBy(p, aggregating, next, cx);
   for (const [e, what] of [[p.skip, "SKIP"], [p.limit, "LIMIT"]] as const) if (e !== null) checkCount(e, what, cx);
   if (where !== null) {
-    const t = checkExpr(where, { ...cx, scope: next, aggregates: false, inAggregate: false, inWhere: true });
+    // WITH ... WHERE may also read variables that the projection dropped (unless it aggregates).
+    const whereScope = aggregating ? next : new Map([...scope, ...next]);
+    const t = checkExpr(where, { ...cx, scope: whereScope, aggregates: false, inAggregate: false, inWhere: true });
     if (definitelyNot(t, "bool")) throw fail(cx, where, "InvalidArgumentType", "WHERE expects a boolean");
   }
   return next;

@@ -18,13 +18,12 @@ export function* projectionOp(input: Iterable<Row>, spec: ProjectionSpec, ctx: E
   if (spec.orderBy.length > 0) rows = sort(rows, spec, ctx);
   const skip = spec.skip === null ? 0 : count(spec.skip, "SKIP", ctx);
   const limit = spec.limit === null ? Infinity : count(spec.limit, "LIMIT", ctx);
-  if (limit === 0) return;
   let index = 0;
   let emitted = 0;
   for (const r of rows) {
     if (index++ < skip) continue;
-    if (spec.where === null || spec.where(r.out, ctx) === true) yield r.out;
-    if (++emitted >= limit) return;
+    if (++emitted > limit) return;
+    if (spec.where === null || spec.where({ ...r.env, ...r.out }, ctx) === true) yield r.out;
   }
 }
 
