@@ -65,7 +65,8 @@ class ValueParser {
     if (c === "{") return { kind: "map", entries: this.entries() };
     if (c === "(") return this.node();
     if (c === "<") return this.path();
-    const word = /^-?[A-Za-z0-9_.+]+/.exec(this.s.slice(this.i))?.[0] ?? "";
+    const rest = this.s.slice(this.i);
+    const word = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?(?![A-Za-z_])/.exec(rest)?.[0] ?? /^-?[A-Za-z0-9_.+]+/.exec(rest)?.[0] ?? "";
     this.i += word.length;
     if (word === "null") return { kind: "null" };
     if (word === "true" || word === "false") return { kind: "bool", value: word === "true" };

@@ -1,5 +1,5 @@
 import { CypherError } from "../errors.js";
-import type { GraphStore } from "../store/graph-store.js";
+import type { GraphStore, RelationshipRecord } from "../store/graph-store.js";
 import type { Value } from "../values/value.js";
 
 /** A binding of variable names to values; hidden planner variables start with a space. */
@@ -9,6 +9,8 @@ export type Evaluator = (row: Row, ctx: ExecContext) => Value;
 
 export class ExecContext {
   private ticks = 0;
+  /** Relationships deleted by this query, so `type(r)` still answers after `DELETE r`. */
+  readonly deletedRelationships = new Map<number, RelationshipRecord>();
 
   constructor(
     readonly store: GraphStore,

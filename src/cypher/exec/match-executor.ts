@@ -135,9 +135,10 @@ function* expand(
   if (rel.varLength !== null) {
     for (const [path, end] of varLengthPaths(rel, from.id, row, used, ctx)) {
       if (boundTo !== undefined && !(boundTo instanceof NodeRef && boundTo.id === end)) continue;
-      if (boundRel !== undefined && !sameRelList(boundRel, path)) continue;
+      const ordered = rel.reversed ? [...path].reverse() : path;
+      if (boundRel !== undefined && !sameRelList(boundRel, ordered)) continue;
       if (!nodeMatches(to, end, row, ctx)) continue;
-      row[rel.variable] = path.map((id) => new RelRef(id));
+      row[rel.variable] = ordered.map((id) => new RelRef(id));
       if (boundTo === undefined) row[to.variable] = new NodeRef(end);
       for (const r of path) used.add(r);
       if (passes(filters, row, ctx)) yield* runSteps(steps, i + 1, row, used, ctx);

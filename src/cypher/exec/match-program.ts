@@ -21,6 +21,8 @@ export interface MatchRel {
   readonly props: readonly (readonly [string, Evaluator])[];
   /** null for a single-hop relationship. */
   readonly varLength: { readonly min: number; readonly max: number } | null;
+  /** The planner walks this hop against the written direction; lists are bound in written order. */
+  readonly reversed: boolean;
 }
 
 export type MatchStep =

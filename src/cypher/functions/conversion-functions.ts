@@ -1,6 +1,6 @@
 import { formatFloat } from "../values/format-float.js";
 import { INT64_MAX, INT64_MIN } from "../values/int64.js";
-import { arg, argType } from "./function-def.js";
+import { arg, argValue as argType } from "./function-def.js";
 import type { FunctionTable } from "./function-def.js";
 import type { Value } from "../values/value.js";
 

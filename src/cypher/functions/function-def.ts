@@ -17,6 +17,11 @@ export function argType(fn: string, v: Value, expected: string): Error {
   return runtimeTypeError("InvalidArgumentType", `${fn}() expects ${expected}, got ${typeName(v)}`);
 }
 
+/** Conversion and graph accessors report a wrong input type as InvalidArgumentValue, like the TCK. */
+export function argValue(fn: string, v: Value, expected: string): Error {
+  return runtimeTypeError("InvalidArgumentValue", `${fn}() expects ${expected}, got ${typeName(v)}`);
+}
+
 export function arg(args: readonly Value[], i: number): Value {
   return args[i] ?? null;
 }

@@ -1,7 +1,7 @@
 import { deletedAccess, propertiesOf } from "../exec/entity-access.js";
 import { NodeRef, PathValue, RelRef } from "../values/value.js";
 import type { Value } from "../values/value.js";
-import { arg, argType } from "./function-def.js";
+import { arg, argType, argValue } from "./function-def.js";
 import type { FunctionTable } from "./function-def.js";
 
 export const graphFunctions: FunctionTable = {
@@ -21,7 +21,7 @@ export const graphFunctions: FunctionTable = {
     call: (args, ctx) => {
       const v = arg(args, 0);
       if (v === null) return null;
-      if (!(v instanceof NodeRef)) throw argType("labels", v, "a node");
+      if (!(v instanceof NodeRef)) throw argValue("labels", v, "a node");
       if (!ctx.store.hasNode(v.id)) throw deletedAccess(`node ${v.id}`);
       return [...ctx.store.nodeLabels(v.id)];
     },
@@ -32,8 +32,12 @@ export const graphFunctions: FunctionTable = {
     call: (args, ctx) => {
       const v = arg(args, 0);
       if (v === null) return null;
-      if (!(v instanceof RelRef)) throw argType("type", v, "a relationship");
-      if (!ctx.store.hasRelationship(v.id)) throw deletedAccess(`relationship ${v.id}`);
+      if (!(v instanceof RelRef)) throw argValue("type", v, "a relationship");
+      if (!ctx.store.hasRelationship(v.id)) {
+        const deleted = ctx.deletedRelationships.get(v.id);
+        if (deleted === undefined) throw deletedAccess(`relationship ${v.id}`);
+        return deleted.type;
+      }
       return ctx.store.relationship(v.id).type;
     },
   },

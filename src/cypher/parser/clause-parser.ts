@@ -142,10 +142,12 @@ export class ClauseParser extends PatternParser {
 
   private parseProjectionItems(items: ProjectionItem[]): void {
     do {
+      // The column name is the item's own text, parentheses included: `RETURN (n:Foo)` -> "(n:Foo)".
+      const start = this.peek().start;
       const expr = this.parseExpression();
+      const text = this.source.slice(start, this.lastEnd);
       const alias = this.acceptKeyword("AS") ? this.expectName("an alias") : null;
-      const text = this.source.slice(expr.span.start, expr.span.end);
-      items.push({ expr, alias, text, span: this.span(expr.span.start) });
+      items.push({ expr, alias, text, span: this.span(start) });
     } while (this.acceptPunct(","));
   }
 

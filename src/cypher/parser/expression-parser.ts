@@ -157,6 +157,8 @@ export abstract class ExpressionParser extends TokenCursor {
         return this.parseIdentAtom();
       case "punct":
         return this.parsePunctAtom();
+      case "badNumber":
+        throw this.errorAt(start, "InvalidNumberLiteral", `invalid number literal ${t.text}`);
       case "eof":
         throw this.unexpected("expected an expression");
     }

@@ -127,7 +127,8 @@ function lexNumber(source: string, i: number, tokens: Token[], fail: Fail): numb
   }
   if (IDENT_START.test(source[i] ?? "") || /[0-9]/.test(source[i] ?? "")) {
     while (IDENT_PART.test(source[i] ?? "")) i++;
-    throw fail("InvalidNumberLiteral", `invalid number literal ${source.slice(start, i)}`, start);
+    tokens.push({ type: "badNumber", text: source.slice(start, i), start, end: i });
+    return i;
   }
   tokens.push({ type: isFloat ? "float" : "int", text: source.slice(start, i), start, end: i });
   return i;

@@ -101,6 +101,10 @@ export abstract class PatternParser extends ExpressionParser {
         }
       }
       if (this.acceptPunct("*")) varLength = this.parseVarLength();
+      else if (this.peek().type === "int" || this.isPunct("..")) {
+        throw this.unexpected("a variable length needs '*' before its bounds", "InvalidRelationshipPattern");
+      }
+      if (this.isPunct("-")) throw this.unexpected("relationship length bounds cannot be negative", "InvalidRelationshipPattern");
       properties = this.parsePatternProperties();
       this.expectPunct("]");
     }

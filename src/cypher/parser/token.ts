@@ -1,4 +1,5 @@
-export type TokenType = "ident" | "quoted" | "int" | "float" | "string" | "param" | "punct" | "eof";
+/** `badNumber` is a digit run glued to letters (`12ab`); the parser decides how to report it. */
+export type TokenType = "ident" | "quoted" | "int" | "float" | "string" | "param" | "punct" | "badNumber" | "eof";
 
 export interface Token {
   readonly type: TokenType;

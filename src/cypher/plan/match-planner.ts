@@ -62,7 +62,7 @@ export function planMatch(
     bound.add(firstNode.variable);
     steps.push({ op: "node", node: firstNode, filters: take() });
     rels.forEach((r, k) => {
-      const rel = compileRel(r, allScope, compile);
+      const rel = compileRel(r, allScope, compile, reverse);
       const target = nodes[k + 1];
       if (target === undefined) return;
       const to = compileNode(target, conjuncts, bound, allScope, compile);
@@ -155,7 +155,7 @@ function propertyEquality(e: Expr, variable: string): readonly [string, Expr] | 
   return null;
 }
 
-function compileRel(r: RelationshipPattern, scope: ReadonlySet<string>, compile: ScopedCompile): MatchRel {
+function compileRel(r: RelationshipPattern, scope: ReadonlySet<string>, compile: ScopedCompile, reversed: boolean): MatchRel {
   const varLength = r.varLength === null ? null : { min: r.varLength.min ?? 1, max: r.varLength.max ?? Infinity };
-  return { variable: relName(r), types: r.types, direction: r.direction, props: mapEntries(r.properties, scope, compile), varLength };
+  return { variable: relName(r), types: r.types, direction: r.direction, props: mapEntries(r.properties, scope, compile), varLength, reversed };
 }

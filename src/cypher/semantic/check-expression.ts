@@ -59,6 +59,7 @@ export function checkExpr(e: Expr, cx: ExprContext): StaticType {
       return MAP;
     case "Property": {
       const t = checkExpr(e.object, cx);
+      if (t.t === "path") throw typeFail(cx, e, `cannot read property ${e.key} of a path`);
       if (definitelyNot(t, "map", "node", "rel")) {
         throw new CypherError("TypeError", "compile time", "InvalidArgumentType", `cannot read property ${e.key} of ${t.t}`, positionAt(cx.source, e.span.start));
       }
@@ -67,7 +68,9 @@ export function checkExpr(e: Expr, cx: ExprContext): StaticType {
     case "Index": {
       const t = checkExpr(e.object, cx);
       const i = checkExpr(e.index, cx);
-      if (t.t === "list" && definitelyNot(i, "int")) throw typeFail(cx, e, `list index must be an integer, got ${i.t}`);
+      if (t.t === "list" && definitelyNot(i, "int")) {
+        throw new CypherError("TypeError", "compile time", "InvalidArgumentType", `list index must be an integer, got ${i.t}`, positionAt(cx.source, e.span.start));
+      }
       if (t.t === "map" && definitelyNot(i, "string")) throw fail(cx, e, "MapElementAccessByNonString", "map keys are strings");
       return t.t === "list" ? t.elem : ANY;
     }

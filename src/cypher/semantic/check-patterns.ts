@@ -36,6 +36,10 @@ export function checkPatternPart(part: PatternPart, use: PatternUse, cx: ExprCon
   if (part.pathVariable !== null && scope.has(part.pathVariable)) {
     throw fail(cx, part, "VariableAlreadyBound", `variable \`${part.pathVariable}\` is already bound`);
   }
+  const own = [...part.nodes.map((n) => n.variable), ...part.rels.map((r) => r.variable)];
+  if (part.pathVariable !== null && own.includes(part.pathVariable)) {
+    throw fail(cx, part, "VariableAlreadyBound", `variable \`${part.pathVariable}\` names both the path and one of its elements`);
+  }
   const singleNode = part.rels.length === 0;
   for (const n of part.nodes) checkNode(n, use, singleNode, cx, scope, clauseVars);
   for (const r of part.rels) checkRel(r, use, cx, scope, clauseVars);
@@ -65,13 +69,13 @@ function checkRel(r: RelationshipPattern, use: PatternUse, cx: ExprContext, scop
   const name = r.variable;
   const existing = name === null ? undefined : scope.get(name);
   if (use !== "match") {
-    if (r.varLength !== null) throw fail(cx, r, "CreatingVarLength", "variable length relationships cannot be created");
-    if (r.types.length !== 1) throw fail(cx, r, "NoSingleRelationshipType", "a relationship to create needs exactly one type");
-    if (use === "create" && r.direction === "both") throw fail(cx, r, "RequiresDirectedRelationship", "only directed relationships can be created");
     if (existing !== undefined) {
       const detail = existing.kind === "rel" || existing.kind === "value" ? "VariableAlreadyBound" : "VariableTypeConflict";
       throw fail(cx, r, detail, `variable \`${name}\` is already bound`);
     }
+    if (r.varLength !== null) throw fail(cx, r, "CreatingVarLength", "variable length relationships cannot be created");
+    if (r.types.length !== 1) throw fail(cx, r, "NoSingleRelationshipType", "a relationship to create needs exactly one type");
+    if (use === "create" && r.direction === "both") throw fail(cx, r, "RequiresDirectedRelationship", "only directed relationships can be created");
   } else if (name !== null && existing !== undefined) {
     const t = existing.type.t;
     if (existing.kind === "value" && t !== "any" && t !== "null" && t !== "rel" && !(t === "list" && r.varLength !== null)) {

@@ -23,9 +23,6 @@ export function checkProjection(
   const names = new Set<string>();
   for (const item of p.items) {
     const type = checkExpr(item.expr, itemCx);
-    if (p.kind === "With" && item.alias === null && item.expr.kind !== "Variable") {
-      throw fail(cx, item, "NoExpressionAlias", `expression in WITH must be aliased (use AS)`);
-    }
     const name = item.alias ?? item.text;
     if (names.has(name)) throw fail(cx, item, "ColumnNameConflict", `multiple result columns with the same name \`${name}\``);
     names.add(name);
@@ -35,6 +32,9 @@ export function checkProjection(
   const aggregating = p.items.some((i) => findAggregates(i.expr).length > 0);
   if (aggregating) checkGrouping(p.items, cx);
   checkOrderBy(p, aggregating, next, cx);
+  // Checked after ORDER BY: Neo4j reports ambiguous aggregation in ORDER BY first.
+  const unaliased = p.kind === "With" ? p.items.find((item) => item.alias === null && item.expr.kind !== "Variable") : undefined;
+  if (unaliased !== undefined) throw fail(cx, unaliased, "NoExpressionAlias", "expression in WITH must be aliased (use AS)");
   for (const [e, what] of [[p.skip, "SKIP"], [p.limit, "LIMIT"]] as const) if (e !== null) checkCount(e, what, cx);
   if (where !== null) {
     // WITH ... WHERE may also read variables that the projection dropped (unless it aggregates).
@@ -45,52 +45,77 @@ export function checkProjection(
   return next;
 }
 
-/** Outside aggregate calls, an aggregating item may only use grouping keys. */
+function isSimpleKey(e: Expr): boolean {
+  return e.kind === "Variable" || (e.kind === "Property" && e.object.kind === "Variable");
+}
+
+function isAggregateCall(e: Expr): boolean {
+  return e.kind === "FunctionCall" && findAggregates(e)[0] === e;
+}
+
+/** Comprehension-like expressions bind local variables for their inner parts. */
+function locals(e: Expr): string[] {
+  switch (e.kind) {
+    case "ListComprehension":
+    case "Quantifier":
+      return [e.variable];
+    case "Reduce":
+      return [e.variable, e.accumulator];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Outside aggregate calls, an aggregating item may only use grouping keys that are variables or
+ * simple property reads (Neo4j does not match complex grouping expressions inside other items).
+ */
 function checkGrouping(items: readonly ProjectionItem[], cx: ExprContext): void {
-  const keys = new Set(items.filter((i) => findAggregates(i.expr).length === 0).map((i) => exprKey(i.expr)));
-  const ok = (e: Expr): boolean => {
-    if (keys.has(exprKey(e))) return true;
-    if (findAggregates(e).length > 0 && e.kind === "FunctionCall" && findAggregates(e)[0] === e) return true;
-    if (e.kind === "Variable") return false;
+  const keys = new Set(items.filter((i) => findAggregates(i.expr).length === 0 && isSimpleKey(i.expr)).map((i) => exprKey(i.expr)));
+  const ok = (e: Expr, local: ReadonlySet<string>): boolean => {
+    if (isAggregateCall(e) || keys.has(exprKey(e))) return true;
+    if (e.kind === "Variable") return local.has(e.name);
+    const inner = new Set([...local, ...locals(e)]);
     let all = true;
     forEachChild(e, (c) => {
-      if (!ok(c)) all = false;
+      if (!ok(c, inner)) all = false;
     });
-    if (e.kind === "ListComprehension" || e.kind === "Quantifier" || e.kind === "Reduce" || e.kind === "MapProjection") {
-      const free = freeVariables(e);
-      for (const v of free) if (!keys.has(exprKey({ kind: "Variable", name: v, span: e.span }))) return false;
-    }
     return all;
   };
   for (const item of items) {
-    if (findAggregates(item.expr).length > 0 && !ok(item.expr)) {
+    if (findAggregates(item.expr).length > 0 && !ok(item.expr, new Set())) {
       throw fail(cx, item, "AmbiguousAggregationExpression", "expression mixes aggregation with values that are not grouping keys");
     }
   }
 }
 
 function checkOrderBy(p: Projection, aggregating: boolean, next: Scope, cx: ExprContext): void {
-  const itemKeys = new Set(p.items.map((i) => exprKey(i.expr)));
+  const items = new Map(p.items.map((i) => [exprKey(i.expr), i.expr] as const));
   const merged = new Map([...cx.scope, ...next]);
   const restricted = aggregating || p.distinct;
   for (const o of p.orderBy) {
     const hasAggregate = findAggregates(o.expr).length > 0;
     if (hasAggregate && !aggregating) throw fail(cx, o.expr, "InvalidAggregation", "aggregation in ORDER BY requires an aggregating projection");
-    checkExpr(o.expr, { ...cx, scope: merged, aggregates: aggregating, inAggregate: false, inWhere: false });
-    if (!restricted || itemKeys.has(exprKey(o.expr))) continue;
-    const covered = (e: Expr): boolean => {
-      if (itemKeys.has(exprKey(e))) return true;
-      if (e.kind === "FunctionCall" && findAggregates(e)[0] === e) return true;
-      if (e.kind === "Variable") return next.has(e.name);
-      let all = true;
-      forEachChild(e, (c) => {
-        if (!covered(c)) all = false;
-      });
-      return all;
-    };
-    if (!covered(o.expr)) {
-      throw fail(cx, o.expr, hasAggregate ? "AmbiguousAggregationExpression" : "UndefinedVariable", "ORDER BY after DISTINCT or aggregation can only use projected values");
+    if (!restricted) {
+      checkExpr(o.expr, { ...cx, scope: merged, aggregates: false, inAggregate: false, inWhere: false });
+      continue;
     }
+    let ambiguous = false;
+    const walk = (e: Expr, local: ReadonlySet<string>): void => {
+      const item = items.get(exprKey(e));
+      if (item !== undefined) {
+        if (hasAggregate && !isSimpleKey(item) && findAggregates(item).length === 0) ambiguous = true;
+        return;
+      }
+      if (e.kind === "Variable" && !local.has(e.name) && !next.has(e.name)) {
+        throw fail(cx, e, "UndefinedVariable", `variable \`${e.name}\` is not available after DISTINCT or aggregation`);
+      }
+      const inner = new Set([...local, ...locals(e)]);
+      forEachChild(e, (c) => walk(c, inner));
+    };
+    walk(o.expr, new Set());
+    if (ambiguous) throw fail(cx, o.expr, "AmbiguousAggregationExpression", "ORDER BY mixes aggregation with a non-variable grouping expression");
+    checkExpr(o.expr, { ...cx, scope: merged, aggregates: aggregating, inAggregate: false, inWhere: false });
   }
 }
 

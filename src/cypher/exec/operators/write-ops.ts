@@ -33,6 +33,7 @@ export function mergeOp(
   const out: Row[] = [];
   for (const row of input) {
     ctx.tick();
+    rejectNullProperties(pattern, row, ctx);
     const matches = [...runMatch(program, row, ctx)];
     if (matches.length > 0) {
       for (const m of matches) applySetOps(onMatch, m, ctx);
@@ -45,6 +46,17 @@ export function mergeOp(
     out.push(created);
   }
   return out;
+}
+
+/** MERGE cannot match on a null property (it could never find what it creates). */
+function rejectNullProperties(pattern: CreatePattern, row: Row, ctx: ExecContext): void {
+  for (const el of [...pattern.nodes, ...pattern.rels]) {
+    const props = el.props?.(row, ctx) ?? null;
+    if (!(props instanceof Map)) continue;
+    for (const [k, v] of props) {
+      if (v === null) throw new CypherError("SemanticError", "runtime", "MergeReadOwnWrites", `cannot MERGE with a null value for property ${k}`);
+    }
+  }
 }
 
 export function updateOp(input: readonly Row[], ops: readonly SetOp[], ctx: ExecContext): Row[] {
@@ -73,11 +85,16 @@ export function deleteOp(input: readonly Row[], targets: readonly Evaluator[], d
     } else throw new CypherError("TypeError", "runtime", "InvalidArgumentType", `cannot delete ${typeName(v)}`);
   };
   for (const row of input) for (const t of targets) collect(t(row, ctx));
-  for (const id of rels) if (store.hasRelationship(id)) store.deleteRelationship(id);
+  const deleteRel = (id: number): void => {
+    if (!store.hasRelationship(id)) return;
+    ctx.deletedRelationships.set(id, store.relationship(id));
+    store.deleteRelationship(id);
+  };
+  for (const id of rels) deleteRel(id);
   for (const id of nodes) {
     if (!store.hasNode(id)) continue;
     if (detach) {
-      for (const r of [...store.outgoing(id), ...store.incoming(id)]) if (store.hasRelationship(r)) store.deleteRelationship(r);
+      for (const r of [...store.outgoing(id), ...store.incoming(id)]) deleteRel(r);
     } else if (store.outgoing(id).length > 0 || store.incoming(id).length > 0) {
       throw new CypherError(
         "ConstraintVerificationFailed",
