@@ -63,7 +63,10 @@ export function canonicalActual(store: GraphStore, v: Value, o: CanonicalOptions
       return float(v);
     case "string":
       return `s:${JSON.stringify(v)}`;
-    default:
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       break;
   }
   if (Array.isArray(v)) return list(v.map((i) => canonicalActual(store, i, o)), o);

@@ -21,7 +21,10 @@ export function renderValue(store: GraphStore, v: Value): JsonValue {
       return Number(v);
     case "number":
       return Number.isFinite(v) ? v : null;
-    default:
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       break;
   }
   if (Array.isArray(v)) return v.map((x) => renderValue(store, x));

@@ -14,7 +14,10 @@ export function toPropertyValue(v: Value): PropertyValue | undefined {
     case "number":
     case "string":
       return v;
-    default:
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       break;
   }
   if (Array.isArray(v)) {

@@ -15,7 +15,10 @@ export function toStringValue(v: Value): Value {
       return formatFloat(v);
     case "boolean":
       return v ? "true" : "false";
-    default:
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       throw argType("toString", v, "a string, number or boolean");
   }
 }
@@ -45,7 +48,10 @@ export function toIntegerValue(v: Value, fn = "toInteger"): Value {
       const f = Number(s);
       return s === "" || Number.isNaN(f) ? null : floatToInt(f);
     }
-    default:
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       throw argType(fn, v, "a string, number or boolean");
   }
 }
@@ -62,7 +68,11 @@ export function toFloatValue(v: Value, fn = "toFloat"): Value {
       if (s === "" || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$|^[-+]?(NaN|Infinity)$/i.test(s)) return null;
       return Number(s);
     }
-    default:
+    case "boolean":
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       throw argType(fn, v, "a string or number");
   }
 }

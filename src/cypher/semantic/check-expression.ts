@@ -171,9 +171,13 @@ function literalType(v: unknown): StaticType {
       return FLOAT;
     case "string":
       return STRING;
-    default:
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       return ANY;
   }
+  return ANY;
 }
 
 function checkBinary(e: Extract<Expr, { kind: "Binary" }>, cx: ExprContext): StaticType {

@@ -1,6 +1,6 @@
 import type { Projection, ProjectionItem } from "../ast/clauses.js";
 import type { Expr } from "../ast/expressions.js";
-import { findAggregates, forEachChild } from "../plan/plan-projection.js";
+import { findAggregates, forEachChild } from "../ast/expression-walk.js";
 import { exprKey } from "./ast-equality.js";
 import { checkExpr, fail } from "./check-expression.js";
 import type { ExprContext } from "./check-expression.js";
@@ -55,15 +55,9 @@ function isAggregateCall(e: Expr): boolean {
 
 /** Comprehension-like expressions bind local variables for their inner parts. */
 function locals(e: Expr): string[] {
-  switch (e.kind) {
-    case "ListComprehension":
-    case "Quantifier":
-      return [e.variable];
-    case "Reduce":
-      return [e.variable, e.accumulator];
-    default:
-      return [];
-  }
+  if (e.kind === "ListComprehension" || e.kind === "Quantifier") return [e.variable];
+  if (e.kind === "Reduce") return [e.variable, e.accumulator];
+  return [];
 }
 
 /**

@@ -50,7 +50,7 @@ export function numCompare(a: bigint | number, b: bigint | number): number {
     return a < b ? -1 : a > b ? 1 : 0;
   }
   if (typeof a === "bigint") return -numCompare(b, a) || 0;
-  const f = a as number;
+  const f = a;
   const i = b as bigint;
   if (Number.isNaN(f)) return Number.NaN;
   if (!Number.isFinite(f)) return f > 0 ? 1 : -1;
@@ -153,7 +153,10 @@ export function valueKey(v: Value): string {
       return `n${v}`;
     case "string":
       return `s${JSON.stringify(v)}`;
-    default:
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       break;
   }
   if (Array.isArray(v)) return `[${v.map(valueKey).join(",")}]`;

@@ -14,7 +14,10 @@ export function fromJson(v: unknown): Value {
       return v;
     case "number":
       return Number.isSafeInteger(v) ? BigInt(v) : v;
-    default:
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       break;
   }
   if (Array.isArray(v)) return v.map(fromJson);

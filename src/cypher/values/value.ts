@@ -57,7 +57,10 @@ export function typeName(v: Value): ValueTypeName {
       return "FLOAT";
     case "string":
       return "STRING";
-    default:
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
       break;
   }
   if (Array.isArray(v)) return "LIST";
