@@ -16,6 +16,8 @@ export interface ExprContext {
   readonly inAggregate: boolean;
   /** Pattern predicates are only legal in WHERE. */
   readonly inWhere: boolean;
+  /** True only for WITH / RETURN items: the one place shortestPath() is accepted in our dialect. */
+  readonly projection?: boolean;
 }
 
 export function fail(cx: ExprContext, e: { span: { start: number } }, detail: string, reason: string): CypherError {
@@ -156,7 +158,8 @@ export function checkExpr(e: Expr, cx: ExprContext): StaticType {
       return MAP;
     }
     case "ShortestPath":
-      return PATH;
+      checkShortestPath(e, cx);
+      return e.all ? listOf(PATH) : PATH;
   }
 }
 
@@ -267,6 +270,27 @@ function badArgument(name: string, args: readonly StaticType[]): string | null {
   const allowed = graphOnly[name];
   if (allowed !== undefined && definitelyNot(a, ...allowed)) return a.t;
   return null;
+}
+
+/**
+ * Our shortestPath rules (shared with FalkorDB): only in WITH / RETURN, one directed relationship
+ * pattern between two bound nodes, at most one minimum hop, and no property filters.
+ */
+function checkShortestPath(e: Extract<Expr, { kind: "ShortestPath" }>, cx: ExprContext): void {
+  const name = e.all ? "allShortestPaths" : "shortestPath";
+  if (cx.projection !== true) throw fail(cx, e, "UnsupportedShortestPath", `${name}() is only allowed in RETURN or WITH items`);
+  const rel = e.pattern.rels[0];
+  if (rel === undefined || e.pattern.rels.length !== 1) throw fail(cx, e, "InvalidShortestPathPattern", `${name}() takes exactly one relationship pattern`);
+  if (rel.direction === "both") throw fail(cx, e, "RequiresDirectedRelationship", `${name}() needs a directed relationship`);
+  const min = rel.varLength?.min ?? 1;
+  if (min > 1) throw fail(cx, e, "InvalidShortestPathPattern", `${name}() supports a minimum of 0 or 1 hops`);
+  if (rel.properties !== null || e.pattern.nodes.some((n) => n.properties !== null || n.labels.length > 0)) {
+    throw fail(cx, e, "InvalidShortestPathPattern", `${name}() does not accept property or label filters`);
+  }
+  for (const n of e.pattern.nodes) {
+    const info = n.variable === null ? undefined : cx.scope.get(n.variable);
+    if (info === undefined) throw fail(cx, n, "UnboundShortestPathEndpoint", `${name}() endpoints must be variables bound earlier`);
+  }
 }
 
 function checkPatternPredicate(p: PatternPart, cx: ExprContext): void {

@@ -17,7 +17,7 @@ export function checkProjection(
   const scope = cx.scope;
   const visible = [...scope.keys()];
   if (p.kind === "Return" && p.star && visible.length === 0) throw fail(cx, p, "NoVariablesInScope", "RETURN * / WITH * needs variables in scope");
-  const itemCx: ExprContext = { ...cx, aggregates: true, inAggregate: false, inWhere: false };
+  const itemCx: ExprContext = { ...cx, aggregates: true, inAggregate: false, inWhere: false, projection: true };
   const next = new Map<string, VariableInfo>();
   if (p.star) for (const [k, v] of scope) next.set(k, v);
   const names = new Set<string>();
