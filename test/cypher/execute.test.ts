@@ -8,7 +8,7 @@ function seeded(): MemoryGraphStore {
   return store;
 }
 
-test("rendering follows the graph-area table", () => {
+void test("rendering follows the graph-area table", () => {
   const store = seeded();
   const r = executeCypher(store, "MATCH p = (a:Person {name: 'a'})-[k:KNOWS]->(b) RETURN a, k, p, [1, 2.5, 'x', null] AS l, {m: {n: true}} AS m, a.name");
   const [row] = renderRows(store, r.columns, r.rows);
@@ -27,14 +27,14 @@ test("rendering follows the graph-area table", () => {
   assert.equal(row?.["a.name"], "a");
 });
 
-test("a write without RETURN yields no rows and no columns", () => {
+void test("a write without RETURN yields no rows and no columns", () => {
   const store = new MemoryGraphStore();
   const r = executeCypher(store, "CREATE (:X)");
   assert.deepEqual(r.rows, []);
   assert.deepEqual(r.columns, []);
 });
 
-test("a runtime error rolls the whole query back", () => {
+void test("a runtime error rolls the whole query back", () => {
   const store = seeded();
   const before = executeCypher(store, "MATCH (n) RETURN count(n) AS c").rows[0]?.c;
   assert.throws(
@@ -46,13 +46,13 @@ test("a runtime error rolls the whole query back", () => {
   assert.equal(executeCypher(store, "MATCH ()-[r:KNOWS]->() RETURN r.since AS s").rows[0]?.s, 2020n);
 });
 
-test("compile-time errors happen before any write", () => {
+void test("compile-time errors happen before any write", () => {
   const store = new MemoryGraphStore();
   assert.throws(() => executeCypher(store, "CREATE (:A) WITH 1 AS x RETURN y"), (e: unknown) => e instanceof CypherError && e.detail === "UndefinedVariable");
   assert.equal(store.nodeCount(), 0);
 });
 
-test("the row cap truncates results and reports it", () => {
+void test("the row cap truncates results and reports it", () => {
   const store = new MemoryGraphStore();
   const r = executeCypher(store, "UNWIND range(1, 100) AS i RETURN i", {}, { maxRows: 10 });
   assert.equal(r.rows.length, 10);
@@ -62,7 +62,7 @@ test("the row cap truncates results and reports it", () => {
   assert.equal(all.truncated, false);
 });
 
-test("exceeding the time budget throws and rolls back", () => {
+void test("exceeding the time budget throws and rolls back", () => {
   const store = new MemoryGraphStore();
   let clock = 0;
   // Each clock read advances one second: the budget of 5 s runs out during the write loop.
@@ -74,13 +74,13 @@ test("exceeding the time budget throws and rolls back", () => {
   assert.equal(store.nodeCount(), 0);
 });
 
-test("parameters convert JSON numbers to integers and floats", () => {
+void test("parameters convert JSON numbers to integers and floats", () => {
   const store = new MemoryGraphStore();
   const r = executeCypher(store, "RETURN $i + 1 AS i, $f * 2 AS f, $m.k AS k", { i: 41, f: 1.25, m: { k: "v" } });
   assert.deepEqual(r.rows[0], { i: 42n, f: 2.5, k: "v" });
 });
 
-test("the change set classifies created, updated and deleted entities", () => {
+void test("the change set classifies created, updated and deleted entities", () => {
   const store = seeded();
   store.takeChanges();
   executeCypher(store, "MATCH (a {name: 'a'}) SET a.x = 1 CREATE (:New)");
@@ -93,7 +93,7 @@ test("the change set classifies created, updated and deleted entities", () => {
   assert.equal(changes.indexesChanged, false);
 });
 
-test("the planner uses an index for equality lookups", () => {
+void test("the planner uses an index for equality lookups", () => {
   const store = new MemoryGraphStore();
   executeCypher(store, "CREATE INDEX FOR (n:P) ON (n.k)");
   executeCypher(store, "UNWIND range(1, 1000) AS i CREATE (:P {k: i})");

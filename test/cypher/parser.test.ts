@@ -4,7 +4,7 @@ import { tokenize } from "../../src/cypher/parser/lexer.js";
 import { parseQuery } from "../../src/cypher/parser/parse.js";
 import { CypherError } from "../../src/cypher/errors.js";
 
-test("lexer keeps source offsets and decodes literals", () => {
+void test("lexer keeps source offsets and decodes literals", () => {
   const source = "MATCH (n:`My Label`) RETURN 'a\\nb', 0x1F, 1.5e3, $p";
   const tokens = tokenize(source);
   const quoted = tokens.find((t) => t.type === "quoted");
@@ -22,7 +22,7 @@ test("lexer keeps source offsets and decodes literals", () => {
   assert.equal(tokens.at(-1)?.type, "eof");
 });
 
-test("parser spans point at the source text of each node", () => {
+void test("parser spans point at the source text of each node", () => {
   const source = "MATCH (a:Person)-[r:KNOWS*1..2]->(b)\nWHERE a.age > 30\nRETURN b.name AS name, count(*)";
   const query = parseQuery(source);
   assert.equal(query.kind, "SingleQuery");
@@ -45,7 +45,7 @@ test("parser spans point at the source text of each node", () => {
   );
 });
 
-test("operator precedence follows openCypher", () => {
+void test("operator precedence follows openCypher", () => {
   const q = parseQuery("RETURN NOT a = b AND c OR d, -2 ^ 2, 1 < x <= 3");
   if (q.kind !== "SingleQuery" || q.clauses[0]?.kind !== "Return") throw new Error("unexpected parse");
   const [logic, pow, chain] = q.clauses[0].items.map((i) => i.expr);
@@ -54,7 +54,7 @@ test("operator precedence follows openCypher", () => {
   assert.equal(chain?.kind === "Comparison" && chain.ops.join(","), "<,<=");
 });
 
-test("syntax errors carry type, phase, detail and position", () => {
+void test("syntax errors carry type, phase, detail and position", () => {
   assert.throws(
     () => parseQuery("MATCH (n)\nRETURN n +"),
     (e: unknown) =>
