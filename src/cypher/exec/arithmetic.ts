@@ -1,4 +1,5 @@
 import { CypherError, runtimeTypeError } from "../errors.js";
+import { formatFloat } from "../values/format-float.js";
 import { checkedInt } from "../values/int64.js";
 import { typeName } from "../values/value.js";
 import type { Value } from "../values/value.js";
@@ -23,8 +24,7 @@ export function add(a: Value, b: Value): Value {
 }
 
 function numText(v: string | bigint | number): string {
-  if (typeof v === "number" && Number.isInteger(v)) return v.toFixed(1);
-  return String(v);
+  return typeof v === "number" ? formatFloat(v) : String(v);
 }
 
 export function subtract(a: Value, b: Value): Value {
