@@ -1,0 +1,8 @@
+import type { Query } from "../ast/query.js";
+import { ClauseParser } from "./clause-parser.js";
+import { tokenize } from "./lexer.js";
+
+/** Source text -> AST. Throws a CypherError (SyntaxError, compile time) with a position. */
+export function parseQuery(source: string): Query {
+  return new ClauseParser(source, tokenize(source)).parseQuery();
+}

@@ -1,0 +1,31 @@
+import { NodeRef, PathValue, RelRef } from "./value.js";
+import type { Value } from "./value.js";
+
+/**
+ * Converts caller-supplied parameters to engine values. JSON has one number type, so integral
+ * numbers become INTEGER and the rest FLOAT; bigint stays INTEGER; plain objects become maps.
+ */
+export function fromJson(v: unknown): Value {
+  if (v === null || v === undefined) return null;
+  switch (typeof v) {
+    case "boolean":
+    case "string":
+    case "bigint":
+      return v;
+    case "number":
+      return Number.isSafeInteger(v) ? BigInt(v) : v;
+    case "object":
+    case "function":
+    case "symbol":
+    case "undefined":
+      break;
+  }
+  if (Array.isArray(v)) return v.map(fromJson);
+  if (v instanceof Map || v instanceof NodeRef || v instanceof RelRef || v instanceof PathValue) return v as Value;
+  if (typeof v === "object") {
+    const m = new Map<string, Value>();
+    for (const [k, x] of Object.entries(v)) m.set(k, fromJson(x));
+    return m;
+  }
+  throw new TypeError(`unsupported parameter value of type ${typeof v}`);
+}
