@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors/app-error.js";
 import type { ErrorCode } from "../errors/codes.js";
+import { isStoreUnavailable } from "../store/errors.js";
 import { errorEnvelope, legacyError } from "./envelope.js";
 
 /**
@@ -28,6 +29,7 @@ export function toAppError(err: unknown): AppError {
     default:
       break;
   }
+  if (isStoreUnavailable(err)) return new AppError("SERVICE_UNAVAILABLE", "The store is temporarily unavailable; retry with backoff");
   const status = typeof fe.statusCode === "number" ? fe.statusCode : 500;
   if (status === 413) return new AppError("PAYLOAD_TOO_LARGE", "Request body is too large");
   if (status >= 400 && status < 500) {
@@ -50,6 +52,7 @@ export function renderError(req: FastifyRequest, reply: FastifyReply, appError: 
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(err);
   if (appError.status >= 500) req.log.error({ err }, "request failed");
+  if (appError.code === "SERVICE_UNAVAILABLE") void reply.header("Retry-After", "1");
   return renderError(req, reply, appError);
 }
 
