@@ -1,4 +1,15 @@
 import { hostname } from "node:os";
+import { join } from "node:path";
+import { createBlobStore } from "./context/blob-store.js";
+import { ChunkBuilder } from "./context/build-chunks.js";
+import { registerIngestRoutes } from "./context/ingest-routes.js";
+import { IngestService } from "./context/ingest-service.js";
+import { ItemStore } from "./context/item-store.js";
+import { ContextMaintenance } from "./context/maintenance.js";
+import { IngestPipeline } from "./context/pipeline.js";
+import { registerStatusRoutes } from "./context/status-routes.js";
+import { VectorStore } from "./context/vector-store.js";
+import { SharedEmbedder } from "./embeddings/shared-embedder.js";
 import type { Config } from "./config.js";
 import { registerLegacyTenantRoutes } from "./databases/legacy-routes.js";
 import { registerDatabaseRoutes } from "./databases/routes.js";
@@ -23,6 +34,8 @@ export interface Application {
   readonly databases: DatabaseService;
   readonly queue: JobQueue;
   readonly worker: JobWorker;
+  readonly pipeline: IngestPipeline;
+  readonly maintenance: ContextMaintenance;
   /** Stops accepting, finishes in-flight requests, releases claimed jobs, closes the store. */
   close(): Promise<void>;
 }
@@ -42,11 +55,34 @@ export async function createApplication(config: Config): Promise<Application> {
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, Date.now, () =>
     worker?.wake(),
   );
-  const stats = new DatabaseStats(new DatabaseStore(store.db), () => 0);
+  const embedder = new SharedEmbedder(config.embedding);
+  const blobs = createBlobStore(store, config.dataDir);
+  const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
+  const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel);
+  const pipeline = new IngestPipeline(store, chunker, embedder, vectors);
+  const ingest = new IngestService(store, queue, databases, blobs, vectors, () => worker?.wake());
+  const maintenance = new ContextMaintenance(store, blobs, vectors);
+  databases.registerPurger(async (tx, database) => {
+    await new ItemStore(tx).deleteDatabase(database.id);
+    await blobs.deleteDatabase(tx, database.id);
+    await vectors.dropDatabase(database.id);
+  });
+
+  const stats = new DatabaseStats(new DatabaseStore(store.db), () =>
+    config.embedding.provider === "local" ? 512 : (config.embedding.dimensions ?? 0),
+  );
+  stats.register((database) => new ItemStore(store.db).countByCorpus(database.id));
 
   const handlers: JobHandlers = {
     "database.provision": async ({ databaseId }) => databases.provision(databaseId),
     "database.delete": async ({ databaseId }) => databases.purge(databaseId),
+    "ingest.item": async ({ itemId, generation }, ctx) => pipeline.process(itemId, generation, ctx),
+    "ingest.reconcile": async () => {
+      await maintenance.reconcile();
+    },
+    "memory.purge-expired": async () => {
+      await maintenance.purgeExpired();
+    },
     "jobs.prune": async () => {
       await queue.prune(COMPLETED_JOB_RETENTION_MS);
     },
@@ -61,6 +97,8 @@ export async function createApplication(config: Config): Promise<Application> {
   registerSystemRoutes(server, store);
   registerDatabaseRoutes(server, databases, stats);
   registerLegacyTenantRoutes(server, databases, stats);
+  registerIngestRoutes(server, ingest, config.maxUploadBytes);
+  registerStatusRoutes(server, databases, store);
 
   worker = new JobWorker(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,
@@ -81,10 +119,14 @@ export async function createApplication(config: Config): Promise<Application> {
     databases,
     queue,
     worker: activeWorker,
+    pipeline,
+    maintenance,
     close() {
       closing ??= (async () => {
         await server.close();
         await activeWorker.stop(config.shutdownTimeoutMs);
+        await vectors.saveAll().catch((err: unknown) => server.log.warn({ err }, "saving vector indexes failed"));
+        await embedder.close();
         await store.close();
       })();
       return closing;

@@ -25,6 +25,24 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** How long SIGTERM waits for in-flight requests and jobs before giving up. */
   readonly shutdownTimeoutMs: number;
+  /** Largest uploaded file accepted by /context/ingest (400 FILE_TOO_LARGE beyond). */
+  readonly maxUploadBytes: number;
+  readonly embedding: EmbeddingConfig;
+  /** An OpenAI-compatible chat model for memory inference and relation extraction; null: offline rules. */
+  readonly chatModel: ChatModelSettings | null;
+  readonly chunkMaxTokens: number;
+  readonly chunkOverlapTokens: number;
+}
+
+export type EmbeddingConfig =
+  | { provider: "local"; workers: number }
+  | { provider: "openai"; baseUrl: string; apiKey: string | null; model: string; dimensions: number }
+  | { provider: "transformers"; model: string; localModelPath: string | null; dimensions: number | null };
+
+export interface ChatModelSettings {
+  readonly baseUrl: string;
+  readonly apiKey: string | null;
+  readonly model: string;
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +85,43 @@ function databaseUrl(env: Env): string | null {
   return raw;
 }
 
+function required(env: Env, name: string, why: string): string {
+  const value = env[name]?.trim();
+  if (!value) throw new ConfigError(`${name} is required ${why}`);
+  return value;
+}
+
+function embedding(env: Env): EmbeddingConfig {
+  const provider = (env.EMBEDDING_PROVIDER ?? "local").trim().toLowerCase();
+  switch (provider) {
+    case "local":
+      return { provider, workers: int(env, "EMBEDDING_WORKERS", 2, 1, 16) };
+    case "openai":
+      return {
+        provider,
+        baseUrl: required(env, "EMBEDDING_BASE_URL", "with EMBEDDING_PROVIDER=openai"),
+        apiKey: env.EMBEDDING_API_KEY?.trim() || null,
+        model: required(env, "EMBEDDING_MODEL", "with EMBEDDING_PROVIDER=openai"),
+        dimensions: int(env, "EMBEDDING_DIMENSIONS", 1536, 1, 65536),
+      };
+    case "transformers":
+      return {
+        provider,
+        model: required(env, "EMBEDDING_MODEL", "with EMBEDDING_PROVIDER=transformers"),
+        localModelPath: env.EMBEDDING_MODEL_PATH?.trim() || null,
+        dimensions: env.EMBEDDING_DIMENSIONS ? int(env, "EMBEDDING_DIMENSIONS", 384, 1, 65536) : null,
+      };
+    default:
+      throw new ConfigError(`EMBEDDING_PROVIDER must be local, openai or transformers, got '${provider}'`);
+  }
+}
+
+function chatModel(env: Env): ChatModelSettings | null {
+  const baseUrl = env.LLM_BASE_URL?.trim();
+  if (!baseUrl) return null;
+  return { baseUrl, apiKey: env.LLM_API_KEY?.trim() || null, model: required(env, "LLM_MODEL", "with LLM_BASE_URL") };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     port: int(env, "PORT", 8080, 0, 65535),
@@ -83,11 +138,16 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateUrls: bool(env, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
     maxDatabasesPerOrg: int(env, "MAX_DATABASES_PER_ORG", 100, 1, 1_000_000),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
-    workerConcurrency: int(env, "WORKERS", 2, 0, 64),
+    workerConcurrency: int(env, "WORKERS", 8, 0, 256),
     jobLeaseMs: int(env, "JOB_LEASE_MS", 60_000, 500, 3_600_000),
     jobPollMs: int(env, "JOB_POLL_MS", 250, 10, 60_000),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 100, 600_000),
+    maxUploadBytes: int(env, "MAX_UPLOAD_BYTES", 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
+    embedding: Object.freeze(embedding(env)),
+    chatModel: chatModel(env),
+    chunkMaxTokens: int(env, "CHUNK_MAX_TOKENS", 256, 16, 8192),
+    chunkOverlapTokens: int(env, "CHUNK_OVERLAP_TOKENS", 32, 0, 1024),
   });
 }
 
@@ -96,7 +156,9 @@ export function describeConfig(config: Config): Record<string, unknown> {
   return {
     ...config,
     databaseUrl: config.databaseUrl ? config.databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@") : null,
-    bootstrapApiKeys: config.bootstrapApiKeys.map((k) => `${k.slice(0, 4)}…(${k.length} chars)`),
+    bootstrapApiKeys: config.bootstrapApiKeys.map((k) => `(${k.length} chars)`),
+    embedding: "apiKey" in config.embedding ? { ...config.embedding, apiKey: config.embedding.apiKey ? "***" : null } : config.embedding,
+    chatModel: config.chatModel ? { ...config.chatModel, apiKey: config.chatModel.apiKey ? "***" : null } : null,
     backend: config.databaseUrl ? "postgres" : "sqlite",
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import Fastify from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { App } from "./app-type.js";
+import multipart from "@fastify/multipart";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { Ajv } from "ajv";
@@ -61,6 +62,9 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     if (route.url.startsWith("/docs")) route.config = { ...(route.config ?? {}), auth: false, shape: "plain" };
   });
   await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { docExpansion: "list" } });
+
+  // Multipart bodies are read by the routes that take them (parts are streamed and bounded there).
+  await app.register(multipart, { throwFileSizeLimit: true });
 
   app.decorateRequest("state", null as never);
   app.addHook("onRequest", async (req, reply) => {

@@ -34,6 +34,31 @@ export const JOB_CATALOG = {
     maxBackoffMs: 5 * 60_000,
     timeoutMs: 30 * 60_000,
   }),
+  "ingest.item": spec({
+    payload: Type.Object({ itemId: Type.String(), generation: Type.Integer() }),
+    maxAttempts: 4,
+    backoffMs: 1_000,
+    maxBackoffMs: 60_000,
+    timeoutMs: 10 * 60_000,
+  }),
+  /** Brings items whose pipeline job died (dead-lettered, lost) to a terminal state. */
+  "ingest.reconcile": spec({
+    payload: Type.Object({}),
+    maxAttempts: 3,
+    backoffMs: 5_000,
+    maxBackoffMs: 60_000,
+    timeoutMs: 5 * 60_000,
+    everyMs: 60_000,
+  }),
+  /** Deletes memories whose expiry_time has passed. */
+  "memory.purge-expired": spec({
+    payload: Type.Object({}),
+    maxAttempts: 3,
+    backoffMs: 5_000,
+    maxBackoffMs: 60_000,
+    timeoutMs: 5 * 60_000,
+    everyMs: 5 * 60_000,
+  }),
   "jobs.prune": spec({
     payload: Type.Object({}),
     maxAttempts: 3,

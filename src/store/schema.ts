@@ -1,3 +1,5 @@
+import type { Generated } from "kysely";
+
 /**
  * Row types of the relational schema shared by both backends. Timestamps are epoch
  * milliseconds (INTEGER / BIGINT) and JSON columns are text on both, so a row reads
@@ -69,6 +71,95 @@ export interface SchemaMigrationsTable {
   applied_at: number;
 }
 
+export type Corpus = "knowledge" | "memory";
+export type IndexingStatus = "queued" | "processing" | "graph_creation" | "completed" | "errored";
+export type ItemOrigin = "file" | "app" | "memory";
+
+export interface ContextItemsTable {
+  id: string;
+  org_id: string;
+  database_id: string;
+  collection: string;
+  corpus: Corpus;
+  source_id: string;
+  /** Bumped by every upsert; pipeline jobs of older generations stop without writing. */
+  generation: number;
+  origin: ItemOrigin;
+  title: string;
+  type: string;
+  description: string | null;
+  note: string | null;
+  url: string | null;
+  item_timestamp: number | null;
+  metadata: string;
+  additional_metadata: string;
+  relations: string;
+  /** JSON array of principals, or null for unrestricted. */
+  acl: string | null;
+  app_kind: string | null;
+  app_provider: string | null;
+  app_external_id: string | null;
+  thread_id: string | null;
+  parent_id: string | null;
+  /** JSON of what was ingested (app item or memory); files keep their bytes in a blob. */
+  content: string | null;
+  file_name: string | null;
+  file_mime: string | null;
+  blob_id: string | null;
+  infer: number;
+  inferred_content: string | null;
+  custom_instructions: string | null;
+  user_name: string | null;
+  expires_at: number | null;
+  status: IndexingStatus;
+  error_code: string | null;
+  message: string | null;
+  chunk_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ContextChunksTable {
+  chunk_key: Generated<number>;
+  chunk_uuid: string;
+  item_id: string;
+  database_id: string;
+  collection: string;
+  corpus: Corpus;
+  position: number;
+  content: string;
+  section_path: string;
+  page: number | null;
+  unit: string | null;
+  token_count: number;
+  term_count: number;
+}
+
+export interface ContextTermsTable {
+  chunk_key: number;
+  database_id: string;
+  corpus: Corpus;
+  term: string;
+  tf: number;
+}
+
+export interface ContextVectorsTable {
+  chunk_key: number;
+  database_id: string;
+  corpus: Corpus;
+  dims: number;
+  /** SQLite: little-endian f32 BLOB; PostgreSQL: pgvector text form on write. */
+  embedding: Uint8Array | string;
+}
+
+export interface BlobsTable {
+  id: string;
+  database_id: string;
+  size: number;
+  data: Uint8Array | null;
+  created_at: number;
+}
+
 export interface Schema {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -76,4 +167,9 @@ export interface Schema {
   collections: CollectionsTable;
   jobs: JobsTable;
   schema_migrations: SchemaMigrationsTable;
+  context_items: ContextItemsTable;
+  context_chunks: ContextChunksTable;
+  context_terms: ContextTermsTable;
+  context_vectors: ContextVectorsTable;
+  blobs: BlobsTable;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { JOB_KINDS } from "../../src/jobs/catalog.js";
 import { JobQueue } from "../../src/jobs/queue.js";
 import { JobWorker, type JobHandlers } from "../../src/jobs/worker.js";
 import { openStore, type Store } from "../../src/store/db.js";
@@ -127,15 +128,13 @@ describe("durable job queue (contract, runs on each backend)", () => {
     const seen: string[] = [];
     let unblock: () => void = () => undefined;
     const blocked = new Promise<void>((resolve) => (unblock = resolve));
-    const handlers: JobHandlers = {
-      "database.provision": async ({ databaseId }) => {
+    const noop = async (): Promise<void> => undefined;
+    const provision: JobHandlers["database.provision"] = async ({ databaseId }) => {
         seen.push(databaseId);
         if (databaseId === "flaky" && failuresLeft-- > 0) throw new Error("transient");
         if (databaseId === "slow") await blocked;
-      },
-      "database.delete": async () => undefined,
-      "jobs.prune": async () => undefined,
     };
+    const handlers = { ...Object.fromEntries(JOB_KINDS.map((k) => [k, noop])), "database.provision": provision } as unknown as JobHandlers;
     const worker = new JobWorker(liveQueue, handlers, { workerId: "test", concurrency: 2, leaseMs: 5_000, pollMs: 10, logger: silent });
     const okId = await liveQueue.enqueue("database.provision", { databaseId: "ok" });
     const flakyId = await liveQueue.enqueue("database.provision", { databaseId: "flaky" });

@@ -1,0 +1,164 @@
+import { randomUUID } from "node:crypto";
+import { invalidInput, validationError } from "../errors/app-error.js";
+import { validateAppItem } from "../ingest/app-items/index.js";
+import { detectFormat } from "../ingest/parse/index.js";
+import type { Corpus, ItemOrigin } from "../store/schema.js";
+import { decodeJsonObject, decodePrincipals, decodeRelationIds, isPlainObject } from "./json-field.js";
+
+export interface UploadedFile {
+  readonly name: string;
+  readonly mime: string | undefined;
+  readonly bytes: Uint8Array;
+}
+
+/** One item as accepted from a request, before storage. */
+export interface ItemDraft {
+  sourceId: string;
+  corpus: Corpus;
+  /** Per-item collection (app items may carry one); null: the request's. */
+  collection: string | null;
+  origin: ItemOrigin;
+  title: string;
+  type: string;
+  description: string | null;
+  note: string | null;
+  url: string | null;
+  timestamp: number | null;
+  metadata: Record<string, unknown>;
+  additional: Record<string, unknown>;
+  relationIds: string[];
+  acl: string[] | null;
+  app: { kind: string; provider: string | null; externalId: string | null; threadId: string | null; parentId: string | null } | null;
+  /** JSON of the app item or memory as sent. */
+  content: string | null;
+  file: UploadedFile | null;
+  infer: boolean;
+  customInstructions: string | null;
+  userName: string | null;
+  expirySeconds: number | null;
+}
+
+export type DraftResult = { ok: true; draft: ItemDraft } | { ok: false; id: string; code: string; message: string };
+
+const blankDraft = (sourceId: string, corpus: Corpus, origin: ItemOrigin): ItemDraft => ({
+  sourceId, corpus, collection: null, origin, title: sourceId, type: origin, description: null, note: null, url: null,
+  timestamp: null, metadata: {}, additional: {}, relationIds: [], acl: null, app: null, content: null, file: null,
+  infer: false, customInstructions: null, userName: null, expirySeconds: null,
+});
+
+const optString = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
+const toMillis = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
+
+/** Files, each bound by order to its `document_metadata` entry; a count mismatch is 422. */
+export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unknown[] | null, acl: string[] | null): DraftResult[] {
+  if (documentMetadata && documentMetadata.length !== files.length) {
+    throw validationError(`document_metadata has ${documentMetadata.length} entries for ${files.length} files; they pair by order`);
+  }
+  return files.map((file, i) => {
+    const meta = documentMetadata?.[i];
+    if (meta !== undefined && meta !== null && !isPlainObject(meta)) {
+      return { ok: false, id: file.name, code: "INVALID_INPUT", message: `document_metadata[${i}] must be an object` };
+    }
+    const id = optString(meta?.id) ?? randomUUID();
+    const detected = detectFormat(file.bytes, file.name, file.mime);
+    if (!detected.ok) return { ok: false, id, code: "INVALID_FILE_FORMAT", message: detected.message };
+    try {
+      const draft = blankDraft(id, "knowledge", "file");
+      draft.title = optString(meta?.title) ?? file.name;
+      draft.type = detected.format;
+      draft.file = file;
+      draft.description = optString(meta?.description);
+      draft.note = optString(meta?.note);
+      draft.url = optString(meta?.url);
+      const ts = optString(meta?.timestamp);
+      draft.timestamp = ts && !Number.isNaN(Date.parse(ts)) ? Date.parse(ts) : null;
+      draft.relationIds = decodeRelationIds(`document_metadata[${i}].relations`, meta?.relations);
+      draft.acl = decodePrincipals(`document_metadata[${i}].acl`, meta?.acl) ?? acl;
+      return { ok: true, draft };
+    } catch (err) {
+      return { ok: false, id, code: "INVALID_INPUT", message: err instanceof Error ? err.message : String(err) };
+    }
+  });
+}
+
+/** App items: malformed ones fail one by one, the rest proceed. */
+export function appDrafts(items: readonly unknown[], acl: string[] | null): DraftResult[] {
+  return items.map((raw, i) => {
+    const v = validateAppItem(raw, i);
+    if (!v.ok) {
+      const id = isPlainObject(raw) && typeof raw.id === "string" ? raw.id : `app_knowledge[${i}]`;
+      return { ok: false, id, code: v.code, message: v.message };
+    }
+    const item = v.item;
+    const draft = blankDraft(item.id, "knowledge", "app");
+    draft.collection = item.collection;
+    draft.title = item.title;
+    draft.type = item.type;
+    draft.description = item.description;
+    draft.url = item.url;
+    draft.timestamp = toMillis(item.timestamp);
+    draft.metadata = item.metadata;
+    draft.additional = item.additionalMetadata;
+    draft.relationIds = item.relations.flatMap((r) => (r.target.type === "id" ? [r.target.id] : r.target.id ? [r.target.id] : []));
+    draft.acl = item.acl?.map((p) => p.toLowerCase()) ?? acl;
+    draft.app = { kind: item.kind, provider: item.provider, externalId: item.externalId, threadId: item.threadId, parentId: item.parentId };
+    draft.content = JSON.stringify(raw);
+    return { ok: true, draft };
+  });
+}
+
+function memoryMetadata(i: number, value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null || value === "") return {};
+  if (typeof value !== "string") {
+    throw invalidInput(`memories[${i}].metadata must be a string holding a JSON object, not ${Array.isArray(value) ? "an array" : typeof value}`);
+  }
+  return decodeJsonObject(`memories[${i}].metadata`, value) ?? {};
+}
+
+function pairsOf(i: number, value: unknown): Array<{ user: string; assistant: string }> {
+  if (!Array.isArray(value) || value.length === 0) throw invalidInput(`memories[${i}].user_assistant_pairs must be a non-empty array`);
+  return value.map((p, j) => {
+    if (!isPlainObject(p) || typeof p.user !== "string" || typeof p.assistant !== "string") {
+      throw invalidInput(`memories[${i}].user_assistant_pairs[${j}] must be {user: string, assistant: string}`);
+    }
+    return { user: p.user, assistant: p.assistant };
+  });
+}
+
+/** Memories are validated as a whole: a malformed memory fails the request (400 / 422). */
+export function memoryDrafts(items: readonly unknown[]): DraftResult[] {
+  return items.map((raw, i) => {
+    if (!isPlainObject(raw)) throw invalidInput(`memories[${i}] must be an object`);
+    const hasText = typeof raw.text === "string" && raw.text.trim().length > 0;
+    const hasPairs = raw.user_assistant_pairs !== undefined && raw.user_assistant_pairs !== null;
+    if (!hasText && !hasPairs) throw validationError(`memories[${i}] needs 'text' or 'user_assistant_pairs'`);
+    if (hasText && hasPairs) throw validationError(`memories[${i}] must send 'text' or 'user_assistant_pairs', not both`);
+    if (raw.text !== undefined && raw.text !== null && typeof raw.text !== "string") throw invalidInput(`memories[${i}].text must be a string`);
+    const pairs = hasPairs ? pairsOf(i, raw.user_assistant_pairs) : null;
+    const expiry = raw.expiry_time;
+    if (expiry !== undefined && expiry !== null && !(Number.isInteger(expiry) && (expiry as number) > 0)) {
+      throw invalidInput(`memories[${i}].expiry_time must be a positive integer number of seconds`);
+    }
+    for (const key of ["infer", "is_markdown"] as const) {
+      if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "boolean") throw invalidInput(`memories[${i}].${key} must be a boolean`);
+    }
+    for (const key of ["id", "title", "custom_instructions", "user_name"] as const) {
+      if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "string") throw invalidInput(`memories[${i}].${key} must be a string`);
+    }
+    if (raw.additional_metadata !== undefined && raw.additional_metadata !== null && !isPlainObject(raw.additional_metadata)) {
+      throw invalidInput(`memories[${i}].additional_metadata must be an object`);
+    }
+    const draft = blankDraft(optString(raw.id) ?? randomUUID(), "memory", "memory");
+    draft.title = optString(raw.title) ?? draft.sourceId;
+    draft.type = "memory";
+    draft.metadata = memoryMetadata(i, raw.metadata);
+    draft.additional = isPlainObject(raw.additional_metadata) ? raw.additional_metadata : {};
+    draft.relationIds = decodeRelationIds(`memories[${i}].relations`, raw.relations);
+    draft.infer = raw.infer === true;
+    draft.customInstructions = optString(raw.custom_instructions);
+    draft.userName = optString(raw.user_name);
+    draft.expirySeconds = typeof expiry === "number" ? expiry : null;
+    draft.content = JSON.stringify({ text: hasText ? raw.text : null, user_assistant_pairs: pairs, is_markdown: raw.is_markdown === true });
+    return { ok: true, draft };
+  });
+}

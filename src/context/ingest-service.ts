@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import type { SchemaField } from "../databases/metadata-schema.js";
+import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
+import { DatabaseStore } from "../databases/store.js";
+import { validationError } from "../errors/app-error.js";
+import type { JobQueue } from "../jobs/queue.js";
+import type { Store } from "../store/db.js";
+import type { Corpus } from "../store/schema.js";
+import type { BlobStore } from "./blob-store.js";
+import type { DraftResult, ItemDraft } from "./ingest-input.js";
+import { ItemStore, type ItemRow } from "./item-store.js";
+import { alignMetadata } from "./metadata-align.js";
+import type { VectorStore } from "./vector-store.js";
+
+export interface IngestRequest {
+  orgId: string;
+  database: string;
+  collection: string | undefined;
+  corpus: Corpus;
+  upsert: boolean;
+  drafts: DraftResult[];
+  metadata: Record<string, unknown>;
+  additionalMetadata: Record<string, unknown>;
+}
+
+export interface IngestResultRow {
+  id: string;
+  status: "queued" | "failed";
+  infer?: boolean;
+  error_code?: string;
+  message?: string;
+}
+
+export interface IngestOutcome {
+  success: boolean;
+  message: string;
+  results: IngestResultRow[];
+  success_count: number;
+  failed_count: number;
+}
+
+const COLLECTION = /^[^\s/\\?#%]{1,128}$/;
+
+/** Accepts ingest requests: validates against the database, stores items and enqueues their pipeline jobs. */
+export class IngestService {
+  constructor(
+    private readonly store: Store,
+    private readonly queue: JobQueue,
+    private readonly databases: DatabaseService,
+    private readonly blobs: BlobStore,
+    private readonly vectors: VectorStore,
+    private readonly onEnqueue: () => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async ingest(req: IngestRequest): Promise<IngestOutcome> {
+    const database = await this.databases.get(req.orgId, req.database);
+    const schema = JSON.parse(database.metadata_schema) as SchemaField[];
+    const top = alignMetadata(schema, req.metadata, req.additionalMetadata);
+    if (!top.ok) throw validationError(top.message);
+    if (req.collection !== undefined && !COLLECTION.test(req.collection)) throw validationError("invalid collection name");
+
+    const results: IngestResultRow[] = [];
+    const replacedKeys: Array<{ corpus: Corpus; keys: number[] }> = [];
+    await this.store.transaction(async (tx) => {
+      const items = new ItemStore(tx);
+      const dbs = new DatabaseStore(tx);
+      const seenCollections = new Set<string>();
+      for (const result of req.drafts) {
+        if (!result.ok) {
+          results.push({ id: result.id, status: "failed", error_code: result.code, message: result.message });
+          continue;
+        }
+        const draft = result.draft;
+        const aligned = alignMetadata(schema, { ...top.metadata, ...draft.metadata }, { ...top.additional, ...draft.additional });
+        if (!aligned.ok) {
+          results.push({ id: draft.sourceId, status: "failed", error_code: "VALIDATION_ERROR", message: aligned.message });
+          continue;
+        }
+        const collection = draft.collection ?? req.collection ?? defaultCollectionOf(database);
+        if (!COLLECTION.test(collection)) {
+          results.push({ id: draft.sourceId, status: "failed", error_code: "INVALID_INPUT", message: "invalid collection name" });
+          continue;
+        }
+        if (!seenCollections.has(collection)) {
+          await dbs.ensureCollection(database.id, collection, this.now());
+          seenCollections.add(collection);
+        }
+        const scope = { databaseId: database.id, corpus: draft.corpus, collection };
+        const existing = await items.findBySource(scope, draft.sourceId);
+        if (existing && !req.upsert) {
+          results.push({ id: draft.sourceId, status: "failed", error_code: "ITEM_ALREADY_EXISTS", message: "an item with this id exists and upsert is false" });
+          continue;
+        }
+        const row = this.rowOf(req.orgId, database.id, collection, draft, aligned, existing);
+        if (existing) {
+          replacedKeys.push({ corpus: draft.corpus, keys: await items.chunkKeys(existing.id) });
+          await items.deleteChunks(existing.id);
+          if (existing.blob_id) await this.blobs.delete(tx, existing.blob_id);
+          await items.replace(row);
+        } else {
+          await items.insert(row);
+        }
+        if (draft.file) {
+          row.blob_id = randomUUID();
+          await this.blobs.put(tx, row.blob_id, database.id, draft.file.bytes);
+          await tx.updateTable("context_items").set({ blob_id: row.blob_id }).where("id", "=", row.id).execute();
+        }
+        await this.queue.enqueue("ingest.item", { itemId: row.id, generation: row.generation }, { executor: tx, dedupeKey: ingestJobKey(row.id, row.generation) });
+        results.push({ id: draft.sourceId, status: "queued", ...(draft.corpus === "memory" ? { infer: draft.infer } : {}) });
+      }
+    });
+    for (const r of replacedKeys) await this.vectors.indexRemoved(database.id, r.corpus, r.keys);
+    this.onEnqueue();
+    const ok = results.filter((r) => r.status === "queued").length;
+    return {
+      success: ok > 0 || results.length === 0,
+      message: `${ok} item(s) queued for indexing, ${results.length - ok} failed`,
+      results,
+      success_count: ok,
+      failed_count: results.length - ok,
+    };
+  }
+
+  private rowOf(
+    orgId: string,
+    databaseId: string,
+    collection: string,
+    d: ItemDraft,
+    aligned: { metadata: Record<string, unknown>; additional: Record<string, unknown> },
+    existing: ItemRow | undefined,
+  ): ItemRow {
+    const at = this.now();
+    return {
+      id: existing?.id ?? randomUUID(),
+      org_id: orgId,
+      database_id: databaseId,
+      collection,
+      corpus: d.corpus,
+      source_id: d.sourceId,
+      generation: (existing?.generation ?? 0) + 1,
+      origin: d.origin,
+      title: d.title,
+      type: d.type,
+      description: d.description,
+      note: d.note,
+      url: d.url,
+      item_timestamp: d.timestamp ?? at,
+      metadata: JSON.stringify(aligned.metadata),
+      additional_metadata: JSON.stringify(aligned.additional),
+      relations: JSON.stringify({ ids: d.relationIds }),
+      acl: d.acl ? JSON.stringify(d.acl) : null,
+      app_kind: d.app?.kind ?? null,
+      app_provider: d.app?.provider ?? null,
+      app_external_id: d.app?.externalId ?? null,
+      thread_id: d.app?.threadId ?? null,
+      parent_id: d.app?.parentId ?? null,
+      content: d.content,
+      file_name: d.file?.name ?? null,
+      file_mime: d.file?.mime ?? null,
+      blob_id: null,
+      infer: d.infer ? 1 : 0,
+      inferred_content: null,
+      custom_instructions: d.customInstructions,
+      user_name: d.userName,
+      expires_at: d.expirySeconds !== null ? at + d.expirySeconds * 1000 : null,
+      status: "queued",
+      error_code: null,
+      message: null,
+      chunk_count: 0,
+      created_at: existing?.created_at ?? at,
+      updated_at: at,
+    };
+  }
+}
+
+/** One pipeline job per item generation; the reconcile job finds it again by this key. */
+export const ingestJobKey = (itemId: string, generation: number): string => `ingest:${itemId}:${generation}`;

@@ -1,0 +1,151 @@
+import type { Executor } from "../store/db.js";
+import type { ContextItemsTable, Corpus, IndexingStatus } from "../store/schema.js";
+
+export type ItemRow = ContextItemsTable;
+
+export interface ChunkInsert {
+  chunk_uuid: string;
+  position: number;
+  content: string;
+  section_path: string[];
+  page: number | null;
+  unit: string | null;
+  token_count: number;
+  terms: ReadonlyMap<string, number>;
+}
+
+export interface ItemScope {
+  databaseId: string;
+  corpus: Corpus;
+  collection: string;
+}
+
+/** Items and their chunks and postings. One SQL implementation serves both backends. */
+export class ItemStore {
+  constructor(private readonly db: Executor) {}
+
+  async findBySource(scope: ItemScope, sourceId: string): Promise<ItemRow | undefined> {
+    return this.db
+      .selectFrom("context_items")
+      .selectAll()
+      .where("database_id", "=", scope.databaseId)
+      .where("corpus", "=", scope.corpus)
+      .where("collection", "=", scope.collection)
+      .where("source_id", "=", sourceId)
+      .executeTakeFirst();
+  }
+
+  async getById(id: string): Promise<ItemRow | undefined> {
+    return this.db.selectFrom("context_items").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  async insert(row: ItemRow): Promise<void> {
+    await this.db.insertInto("context_items").values(row).execute();
+  }
+
+  async replace(row: ItemRow): Promise<void> {
+    const { id, ...rest } = row;
+    await this.db.updateTable("context_items").set(rest).where("id", "=", id).execute();
+  }
+
+  /** Sets the status only if the item is still at `generation`; false when it was replaced meanwhile. */
+  async setStatus(
+    id: string,
+    generation: number,
+    status: IndexingStatus,
+    at: number,
+    error: { code: string; message: string } | null = null,
+    extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
+  ): Promise<boolean> {
+    const res = await this.db
+      .updateTable("context_items")
+      .set({ status, updated_at: at, error_code: error?.code ?? null, message: error?.message ?? null, ...extra })
+      .where("id", "=", id)
+      .where("generation", "=", generation)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  async chunkKeys(itemId: string): Promise<number[]> {
+    const rows = await this.db.selectFrom("context_chunks").select("chunk_key").where("item_id", "=", itemId).execute();
+    return rows.map((r) => Number(r.chunk_key));
+  }
+
+  /** Removes the item's chunks; postings and vectors go with them (ON DELETE CASCADE). */
+  async deleteChunks(itemId: string): Promise<void> {
+    const keys = await this.chunkKeys(itemId);
+    if (keys.length === 0) return;
+    // Explicit deletes: SQLite enforces cascades only with foreign_keys on, and PostgreSQL
+    // is faster deleting postings by key than through per-row cascade triggers.
+    for (let i = 0; i < keys.length; i += 500) {
+      const part = keys.slice(i, i + 500);
+      await this.db.deleteFrom("context_terms").where("chunk_key", "in", part).execute();
+      await this.db.deleteFrom("context_vectors").where("chunk_key", "in", part).execute();
+    }
+    await this.db.deleteFrom("context_chunks").where("item_id", "=", itemId).execute();
+  }
+
+  /** Inserts chunks with their postings; returns the chunk keys in input order. */
+  async insertChunks(item: ItemRow, chunks: readonly ChunkInsert[]): Promise<number[]> {
+    const keys: number[] = [];
+    for (const c of chunks) {
+      const termCount = [...c.terms.values()].reduce((a, b) => a + b, 0);
+      const row = await this.db
+        .insertInto("context_chunks")
+        .values({
+          chunk_uuid: c.chunk_uuid,
+          item_id: item.id,
+          database_id: item.database_id,
+          collection: item.collection,
+          corpus: item.corpus,
+          position: c.position,
+          content: c.content,
+          section_path: JSON.stringify(c.section_path),
+          page: c.page,
+          unit: c.unit,
+          token_count: c.token_count,
+          term_count: termCount,
+        })
+        .returning("chunk_key")
+        .executeTakeFirstOrThrow();
+      const key = Number(row.chunk_key);
+      keys.push(key);
+      const postings = [...c.terms].map(([term, tf]) => ({ chunk_key: key, database_id: item.database_id, corpus: item.corpus, term, tf }));
+      for (let i = 0; i < postings.length; i += 200) {
+        await this.db.insertInto("context_terms").values(postings.slice(i, i + 200)).execute();
+      }
+    }
+    return keys;
+  }
+
+  async deleteItem(id: string): Promise<void> {
+    await this.deleteChunks(id);
+    await this.db.deleteFrom("context_items").where("id", "=", id).execute();
+  }
+
+  async deleteDatabase(databaseId: string): Promise<void> {
+    await this.db.deleteFrom("context_terms").where("database_id", "=", databaseId).execute();
+    await this.db.deleteFrom("context_vectors").where("database_id", "=", databaseId).execute();
+    await this.db.deleteFrom("context_chunks").where("database_id", "=", databaseId).execute();
+    await this.db.deleteFrom("context_items").where("database_id", "=", databaseId).execute();
+  }
+
+  async countByCorpus(databaseId: string): Promise<Record<string, number>> {
+    const items = await this.db
+      .selectFrom("context_items")
+      .select(["corpus", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("database_id", "=", databaseId)
+      .groupBy("corpus")
+      .execute();
+    const chunks = await this.db
+      .selectFrom("context_chunks")
+      .select(["corpus", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("database_id", "=", databaseId)
+      .groupBy("corpus")
+      .execute();
+    const out: Record<string, number> = { knowledge_items: 0, memory_items: 0, knowledge_chunks: 0, memory_chunks: 0 };
+    for (const r of items) out[`${r.corpus}_items`] = Number(r.n);
+    for (const r of chunks) out[`${r.corpus}_chunks`] = Number(r.n);
+    return out;
+  }
+}

@@ -1,0 +1,67 @@
+import type { Store } from "../store/db.js";
+import type { BlobStore } from "./blob-store.js";
+import { ingestJobKey } from "./ingest-service.js";
+import { ItemStore } from "./item-store.js";
+import type { VectorStore } from "./vector-store.js";
+
+const STALE_AFTER_MS = 2 * 60_000;
+
+/** Scheduled upkeep of context items: reconciling lost pipeline jobs and purging expired memories. */
+export class ContextMaintenance {
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly vectors: VectorStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * An item still short of a terminal state whose pipeline job is gone or dead-lettered (its
+   * workers kept dying) would stay stuck forever: end it `errored` with the job's last error.
+   */
+  async reconcile(): Promise<number> {
+    const stale = await this.store.db
+      .selectFrom("context_items")
+      .select(["id", "generation"])
+      .where("status", "in", ["queued", "processing", "graph_creation"])
+      .where("updated_at", "<", this.now() - STALE_AFTER_MS)
+      .limit(1000)
+      .execute();
+    let ended = 0;
+    for (const item of stale) {
+      const job = await this.store.db
+        .selectFrom("jobs")
+        .select(["status", "last_error"])
+        .where("dedupe_key", "=", ingestJobKey(item.id, item.generation))
+        .executeTakeFirst();
+      if (job && job.status !== "dead" && job.status !== "completed") continue;
+      const message = `indexing job ${job ? "failed" : "was lost"}${job?.last_error ? `: ${job.last_error}` : ""}`;
+      const ok = await new ItemStore(this.store.db).setStatus(item.id, item.generation, "errored", this.now(), { code: "PROCESSING_FAILED", message });
+      if (ok) ended += 1;
+    }
+    return ended;
+  }
+
+  /** Deletes memories past their expiry_time, with chunks, vectors and postings. */
+  async purgeExpired(): Promise<number> {
+    const expired = await this.store.db
+      .selectFrom("context_items")
+      .select(["id", "database_id", "blob_id"])
+      .where("corpus", "=", "memory")
+      .where("expires_at", "is not", null)
+      .where("expires_at", "<=", this.now())
+      .limit(1000)
+      .execute();
+    for (const item of expired) {
+      const keys = await this.store.transaction(async (tx) => {
+        const items = new ItemStore(tx);
+        const k = await items.chunkKeys(item.id);
+        await items.deleteItem(item.id);
+        if (item.blob_id) await this.blobs.delete(tx, item.blob_id);
+        return k;
+      });
+      await this.vectors.indexRemoved(item.database_id, "memory", keys);
+    }
+    return expired.length;
+  }
+}

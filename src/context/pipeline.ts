@@ -1,0 +1,127 @@
+import { randomUUID } from "node:crypto";
+import type { SharedEmbedder } from "../embeddings/shared-embedder.js";
+import type { JobContext } from "../jobs/worker.js";
+import type { Executor, Store } from "../store/db.js";
+import type { IndexingStatus } from "../store/schema.js";
+import { termFrequencies } from "../text/index.js";
+import type { ChunkBuilder } from "./build-chunks.js";
+import { ItemStore, type ItemRow } from "./item-store.js";
+import type { StatusListener } from "./status-events.js";
+import type { VectorStore } from "./vector-store.js";
+
+/** Builds the graph of an item during `graph_creation` (the graph subsystem plugs in here). */
+export type GraphStage = (tx: Executor, item: ItemRow, chunkKeys: readonly number[]) => Promise<void>;
+
+class Superseded extends Error {}
+
+/**
+ * The indexing pipeline of one item, run as the `ingest.item` job:
+ * queued -> processing (parse, chunk, embed) -> graph_creation (chunks, postings and vectors
+ * stored: searchable) -> completed (graph built), or errored with a code. Every write is fenced
+ * on the item's generation, so a job of a replaced (upserted) item stops without writing.
+ */
+export class IngestPipeline {
+  private readonly listeners: StatusListener[] = [];
+  private readonly graphStages: GraphStage[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly builder: ChunkBuilder,
+    private readonly embedder: SharedEmbedder,
+    private readonly vectors: VectorStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  onStatusChange(listener: StatusListener): void {
+    this.listeners.push(listener);
+  }
+
+  addGraphStage(stage: GraphStage): void {
+    this.graphStages.push(stage);
+  }
+
+  async process(itemId: string, generation: number, ctx: JobContext): Promise<void> {
+    const item = await new ItemStore(this.store.db).getById(itemId);
+    if (!item || item.generation !== generation || item.status === "completed" || item.status === "errored") return;
+    try {
+      await this.run(item, ctx);
+    } catch (err) {
+      if (err instanceof Superseded) return;
+      // The last attempt must leave the item terminal rather than stuck mid-pipeline.
+      if (ctx.job.attempts >= ctx.job.maxAttempts) {
+        const message = err instanceof Error ? err.message : String(err);
+        await this.setStatus(item, "errored", { code: "PROCESSING_FAILED", message: `indexing failed: ${message}` }).catch(() => undefined);
+        return;
+      }
+      throw err;
+    }
+  }
+
+  private async run(item: ItemRow, ctx: JobContext): Promise<void> {
+    await this.setStatus(item, "processing");
+    const built = await this.builder.build(item);
+    if (!built.ok) {
+      await this.setStatus(item, "errored", { code: built.code, message: built.message });
+      return;
+    }
+    if (built.chunks.length === 0) {
+      await this.setStatus(item, "errored", { code: "PROCESSING_FAILED", message: "the item has no indexable text" });
+      return;
+    }
+    const vectors = await this.embedder.embed(built.chunks.map((c) => c.text));
+    if (ctx.signal.aborted) throw new Error("aborted");
+    const chunkKeys = await this.store.transaction(async (tx) => {
+      const items = new ItemStore(tx);
+      await items.deleteChunks(item.id); // leftovers of an interrupted earlier attempt
+      const keys = await items.insertChunks(
+        item,
+        built.chunks.map((c) => ({
+          chunk_uuid: randomUUID(),
+          position: c.position,
+          content: c.text,
+          section_path: c.sectionPath,
+          page: c.page ?? null,
+          unit: c.unit ?? null,
+          token_count: c.tokenCount,
+          terms: termFrequencies(c.text),
+        })),
+      );
+      await this.vectors.insert(tx, item.database_id, item.corpus, keys, vectors);
+      await this.setStatusIn(tx, item, "graph_creation", null, { chunk_count: keys.length, inferred_content: built.inferred });
+      return keys;
+    });
+    await this.vectors.indexAdded(item.database_id, item.corpus, chunkKeys, vectors);
+    await this.store.transaction(async (tx) => {
+      for (const stage of this.graphStages) await stage(tx, item, chunkKeys);
+      await this.setStatusIn(tx, item, "completed");
+    });
+  }
+
+  private async setStatus(item: ItemRow, status: IndexingStatus, error: { code: string; message: string } | null = null): Promise<void> {
+    await this.store.transaction((tx) => this.setStatusIn(tx, item, status, error));
+  }
+
+  private async setStatusIn(
+    tx: Executor,
+    item: ItemRow,
+    status: IndexingStatus,
+    error: { code: string; message: string } | null = null,
+    extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
+  ): Promise<void> {
+    const updated = await new ItemStore(tx).setStatus(item.id, item.generation, status, this.now(), error, extra);
+    if (!updated) throw new Superseded();
+    if (this.listeners.length === 0) return;
+    const db = await tx.selectFrom("databases").select("name").where("id", "=", item.database_id).executeTakeFirst();
+    for (const listener of this.listeners) {
+      await listener(tx, {
+        orgId: item.org_id,
+        database: db?.name ?? "",
+        collection: item.collection,
+        itemId: item.source_id,
+        indexingStatus: status,
+        errorCode: error?.code ?? null,
+        errorMessage: error?.message ?? null,
+      });
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import type { EmbeddingConfig } from "../config.js";
+import { createEmbedder } from "./create-embedder.js";
+import type { Embedder } from "./embedder.js";
+
+interface Pending {
+  texts: string[];
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * The process-wide embedder: created on first use (processes that never embed never load a
+ * model), and micro-batching: texts from concurrent callers (many small pipeline jobs) are
+ * gathered for a moment into one provider call, which is where the provider's throughput is.
+ */
+export class SharedEmbedder {
+  private embedder: Promise<Embedder> | null = null;
+  private queue: Pending[] = [];
+  private queued = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly config: EmbeddingConfig,
+    private readonly batchSize = 64,
+    private readonly lingerMs = 3,
+  ) {}
+
+  /** The provider's vector size; loads the provider when needed. */
+  async dimensions(): Promise<number> {
+    return (await this.provider()).dimensions;
+  }
+
+  async id(): Promise<string> {
+    return (await this.provider()).id;
+  }
+
+  embed(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ texts, resolve, reject });
+      this.queued += texts.length;
+      if (this.queued >= this.batchSize) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.lingerMs);
+    });
+  }
+
+  async close(): Promise<void> {
+    const current = this.embedder;
+    this.embedder = null;
+    if (current) await (await current.catch(() => null))?.close();
+  }
+
+  private provider(): Promise<Embedder> {
+    this.embedder ??= createEmbedder(providerConfig(this.config));
+    return this.embedder;
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.queue;
+    this.queue = [];
+    this.queued = 0;
+    void this.run(batch);
+  }
+
+  private async run(batch: Pending[]): Promise<void> {
+    try {
+      const vectors = await (await this.provider()).embed(batch.flatMap((p) => p.texts));
+      let offset = 0;
+      for (const p of batch) {
+        p.resolve(vectors.slice(offset, offset + p.texts.length));
+        offset += p.texts.length;
+      }
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+    }
+  }
+}
+
+function providerConfig(config: EmbeddingConfig): Parameters<typeof createEmbedder>[0] {
+  switch (config.provider) {
+    case "local":
+      return { provider: "local", workers: config.workers };
+    case "openai":
+      return {
+        provider: "openai",
+        baseUrl: config.baseUrl,
+        model: config.model,
+        dimensions: config.dimensions,
+        ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      };
+    case "transformers":
+      return {
+        provider: "transformers",
+        model: config.model,
+        ...(config.localModelPath ? { localModelPath: config.localModelPath } : {}),
+        ...(config.dimensions ? { dimensions: config.dimensions } : {}),
+      };
+  }
+}

@@ -1,0 +1,48 @@
+import { eventually, field, type HttpResult, type TestApp } from "./harness.js";
+
+export interface FilePart {
+  name: string;
+  content: string | Uint8Array;
+  type?: string;
+  part?: string;
+}
+
+/** POST /context/ingest as multipart/form-data, the way the SDK sends it. */
+export async function ingestMultipart(t: TestApp, fields: Record<string, string>, files: FilePart[] = [], key?: string): Promise<HttpResult> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const f of files) {
+    const bytes = typeof f.content === "string" ? new TextEncoder().encode(f.content) : f.content;
+    form.append(f.part ?? "files", new Blob([bytes], { type: f.type ?? "application/octet-stream" }), f.name);
+  }
+  const res = await fetch(`${t.baseUrl}/context/ingest`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key ?? t.key}`, "API-Version": "2" },
+    body: form,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, text };
+}
+
+export interface StatusRow {
+  id: string;
+  indexing_status: string;
+  error_code: string;
+  message: string;
+}
+
+export async function statuses(t: TestApp, database: string, ids: string[], collection?: string): Promise<StatusRow[]> {
+  const res = await t.request("GET", "/context/status", { query: { database, ids, ...(collection ? { collection } : {}) } });
+  if (res.status !== 200) throw new Error(`status ${res.status}: ${res.text}`);
+  return field<StatusRow[]>(res.body, "data.statuses");
+}
+
+const TERMINAL = new Set(["completed", "errored", "failed"]);
+
+/** Waits until every id reaches a terminal indexing status and returns the rows. */
+export async function waitTerminal(t: TestApp, database: string, ids: string[], collection?: string, timeoutMs = 60_000): Promise<StatusRow[]> {
+  return eventually(async () => {
+    const rows = await statuses(t, database, ids, collection);
+    return rows.every((r) => TERMINAL.has(r.indexing_status)) ? rows : null;
+  }, timeoutMs, 50);
+}
