@@ -25,7 +25,7 @@ describe("POST /context/ingest and the indexing pipeline", () => {
     const [row] = await waitTerminal(t, "kb", ["handbook"]);
     assert.equal(row?.indexing_status, "completed", JSON.stringify(row));
     const chunks = await t.app.store.db.selectFrom("context_chunks").selectAll().where("collection", "=", "kb").execute();
-    assert.ok(chunks.some((c) => c.content.includes("30 days of paid leave") && JSON.parse(c.section_path).includes("Holidays")));
+    assert.ok(chunks.some((c) => c.content.includes("30 days of paid leave") && (JSON.parse(c.section_path) as string[]).includes("Holidays")));
     const vectors = await t.app.store.db.selectFrom("context_vectors").select("dims").execute();
     assert.ok(vectors.length >= chunks.length && vectors.every((v) => v.dims === 512));
   });
