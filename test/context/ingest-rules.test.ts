@@ -69,7 +69,7 @@ describe("ingest validation, upsert and bad input", () => {
     const items = await t.app.store.db.selectFrom("context_items").select(["id", "generation"]).where("source_id", "=", "doc").execute();
     assert.equal(items.length, 1);
     assert.equal(items[0]?.generation, 2);
-    const chunks = await t.app.store.db.selectFrom("context_chunks").select(["content", "chunk_key"]).where("item_id", "=", items[0]!.id).execute();
+    const chunks = await t.app.store.db.selectFrom("context_chunks").select(["content", "chunk_key"]).where("item_id", "=", items[0].id).execute();
     assert.ok(chunks.length > 0);
     assert.ok(chunks.every((c) => c.content.includes("oranges") && !c.content.includes("apples")));
     const terms = await t.app.store.db.selectFrom("context_terms").select("term").where("chunk_key", "in", chunks.map((c) => c.chunk_key)).execute();
