@@ -20,7 +20,8 @@ import type { App } from "./http/app-type.js";
 import { RateLimiter } from "./http/rate-limit.js";
 import { createServer } from "./http/server.js";
 import { JobQueue } from "./jobs/queue.js";
-import { JobWorker, type JobHandlers } from "./jobs/worker.js";
+import type { JobHandlers } from "./jobs/worker.js";
+import { WorkerPool } from "./jobs/worker-pool.js";
 import { OrgService } from "./orgs/service.js";
 import { openStore, type Store } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
@@ -33,7 +34,7 @@ export interface Application {
   readonly orgs: OrgService;
   readonly databases: DatabaseService;
   readonly queue: JobQueue;
-  readonly worker: JobWorker;
+  readonly worker: WorkerPool;
   readonly pipeline: IngestPipeline;
   readonly maintenance: ContextMaintenance;
   /** Stops accepting, finishes in-flight requests, releases claimed jobs, closes the store. */
@@ -51,7 +52,7 @@ export async function createApplication(config: Config): Promise<Application> {
   await orgs.bootstrap(config.bootstrapApiKeys);
 
   const queue = new JobQueue(store);
-  let worker: JobWorker | null = null;
+  let worker: WorkerPool | null = null;
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, Date.now, () =>
     worker?.wake(),
   );
@@ -100,9 +101,10 @@ export async function createApplication(config: Config): Promise<Application> {
   registerIngestRoutes(server, ingest, config.maxUploadBytes);
   registerStatusRoutes(server, databases, store);
 
-  worker = new JobWorker(queue, handlers, {
+  worker = new WorkerPool(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,
     concurrency: config.workerConcurrency,
+    ingestConcurrency: config.ingestConcurrency,
     leaseMs: config.jobLeaseMs,
     pollMs: config.jobPollMs,
     logger: server.log,

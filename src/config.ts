@@ -19,6 +19,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Run job workers in this process (api-only nodes set WORKERS=0). */
   readonly workerConcurrency: number;
+  /** Concurrent indexing jobs (0 when WORKERS is 0): enough to keep the embedder's batches full. */
+  readonly ingestConcurrency: number;
   readonly jobLeaseMs: number;
   readonly jobPollMs: number;
   /** Max JSON body size for v2 routes. */
@@ -138,7 +140,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateUrls: bool(env, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
     maxDatabasesPerOrg: int(env, "MAX_DATABASES_PER_ORG", 100, 1, 1_000_000),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
-    workerConcurrency: int(env, "WORKERS", 8, 0, 256),
+    workerConcurrency: int(env, "WORKERS", 4, 0, 256),
+    ingestConcurrency: env.WORKERS?.trim() === "0" ? 0 : int(env, "INGEST_WORKERS", 32, 0, 1024),
     jobLeaseMs: int(env, "JOB_LEASE_MS", 60_000, 500, 3_600_000),
     jobPollMs: int(env, "JOB_POLL_MS", 250, 10, 60_000),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

@@ -32,6 +32,11 @@ export class IngestPipeline {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Loads the embedding model now rather than on the first item (benchmarks, eager nodes). */
+  async warmUp(): Promise<void> {
+    await this.embedder.embed(["warm up"]);
+  }
+
   onStatusChange(listener: StatusListener): void {
     this.listeners.push(listener);
   }

@@ -23,6 +23,10 @@ export interface WorkerOptions {
   readonly leaseMs: number;
   readonly pollMs: number;
   readonly logger: WorkerLogger;
+  /** Only these job kinds (default: all). */
+  readonly kinds?: readonly JobKind[];
+  /** Whether this worker enqueues the recurring jobs (one worker per process does). */
+  readonly schedules?: boolean;
 }
 
 interface Running {
@@ -76,20 +80,21 @@ export class JobWorker {
   }
 
   private async run(): Promise<void> {
-    await this.queue.scheduleRecurring().catch((err: unknown) => this.options.logger.warn({ err }, "scheduling failed"));
+    const schedules = this.options.schedules !== false;
+    if (schedules) await this.queue.scheduleRecurring().catch((err: unknown) => this.options.logger.warn({ err }, "scheduling failed"));
     let lastSchedule = Date.now();
     while (!this.stopping) {
       const free = this.options.concurrency - this.running.size;
       let claimed: ClaimedJob[] = [];
       if (free > 0) {
         try {
-          claimed = await this.queue.claim(this.options.workerId, free, this.options.leaseMs);
+          claimed = await this.queue.claim(this.options.workerId, free, this.options.leaseMs, this.options.kinds);
         } catch (err) {
           this.options.logger.warn({ err }, "job claim failed");
         }
       }
       for (const job of claimed) this.launch(job);
-      if (Date.now() - lastSchedule > 60_000) {
+      if (schedules && Date.now() - lastSchedule > 60_000) {
         lastSchedule = Date.now();
         await this.queue.scheduleRecurring().catch(() => undefined);
       }
