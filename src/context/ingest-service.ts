@@ -10,7 +10,7 @@ import type { BlobStore } from "./blob-store.js";
 import type { DraftResult, ItemDraft } from "./ingest-input.js";
 import { ItemStore, type ItemRow } from "./item-store.js";
 import { alignMetadata } from "./metadata-align.js";
-import type { VectorStore } from "./vector-store.js";
+import type { VectorScope, VectorStore } from "./vector-store.js";
 
 export interface IngestRequest {
   orgId: string;
@@ -61,7 +61,7 @@ export class IngestService {
     if (req.collection !== undefined && !COLLECTION.test(req.collection)) throw validationError("invalid collection name");
 
     const results: IngestResultRow[] = [];
-    const replacedKeys: Array<{ corpus: Corpus; keys: number[] }> = [];
+    const replacedKeys: Array<{ scope: VectorScope; keys: number[] }> = [];
     await this.store.transaction(async (tx) => {
       const items = new ItemStore(tx);
       const dbs = new DatabaseStore(tx);
@@ -94,7 +94,7 @@ export class IngestService {
         }
         const row = this.rowOf(req.orgId, database.id, collection, draft, aligned, existing);
         if (existing) {
-          replacedKeys.push({ corpus: draft.corpus, keys: await items.chunkKeys(existing.id) });
+          replacedKeys.push({ scope: { databaseId: database.id, corpus: existing.corpus, collection: existing.collection }, keys: await items.chunkKeys(existing.id) });
           await items.deleteChunks(existing.id);
           if (existing.blob_id) await this.blobs.delete(tx, existing.blob_id);
           await items.replace(row);
@@ -110,7 +110,7 @@ export class IngestService {
         results.push({ id: draft.sourceId, status: "queued", ...(draft.corpus === "memory" ? { infer: draft.infer } : {}) });
       }
     });
-    for (const r of replacedKeys) await this.vectors.indexRemoved(database.id, r.corpus, r.keys);
+    for (const r of replacedKeys) await this.vectors.indexRemoved(r.scope, r.keys);
     this.onEnqueue();
     const ok = results.filter((r) => r.status === "queued").length;
     return {

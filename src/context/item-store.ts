@@ -110,7 +110,7 @@ export class ItemStore {
         .executeTakeFirstOrThrow();
       const key = Number(row.chunk_key);
       keys.push(key);
-      const postings = [...c.terms].map(([term, tf]) => ({ chunk_key: key, database_id: item.database_id, corpus: item.corpus, term, tf }));
+      const postings = [...c.terms].map(([term, tf]) => ({ chunk_key: key, database_id: item.database_id, corpus: item.corpus, collection: item.collection, term, tf }));
       for (let i = 0; i < postings.length; i += 200) {
         await this.db.insertInto("context_terms").values(postings.slice(i, i + 200)).execute();
       }

@@ -46,7 +46,7 @@ export class ContextMaintenance {
   async purgeExpired(): Promise<number> {
     const expired = await this.store.db
       .selectFrom("context_items")
-      .select(["id", "database_id", "blob_id"])
+      .select(["id", "database_id", "blob_id", "collection"])
       .where("corpus", "=", "memory")
       .where("expires_at", "is not", null)
       .where("expires_at", "<=", this.now())
@@ -60,7 +60,7 @@ export class ContextMaintenance {
         if (item.blob_id) await this.blobs.delete(tx, item.blob_id);
         return k;
       });
-      await this.vectors.indexRemoved(item.database_id, "memory", keys);
+      await this.vectors.indexRemoved({ databaseId: item.database_id, corpus: "memory", collection: item.collection }, keys);
     }
     return expired.length;
   }

@@ -7,12 +7,14 @@ import { termFrequencies } from "../text/index.js";
 import type { ChunkBuilder } from "./build-chunks.js";
 import { ItemStore, type ItemRow } from "./item-store.js";
 import type { StatusListener } from "./status-events.js";
-import type { VectorStore } from "./vector-store.js";
+import type { VectorScope, VectorStore } from "./vector-store.js";
 
 /** Builds the graph of an item during `graph_creation` (the graph subsystem plugs in here). */
 export type GraphStage = (tx: Executor, item: ItemRow, chunkKeys: readonly number[]) => Promise<void>;
 
 class Superseded extends Error {}
+
+const scopeOf = (item: ItemRow): VectorScope => ({ databaseId: item.database_id, corpus: item.corpus, collection: item.collection });
 
 /**
  * The indexing pipeline of one item, run as the `ingest.item` job:
@@ -91,11 +93,11 @@ export class IngestPipeline {
           terms: termFrequencies(c.text),
         })),
       );
-      await this.vectors.insert(tx, item.database_id, item.corpus, keys, vectors);
+      await this.vectors.insert(tx, scopeOf(item), keys, vectors);
       await this.setStatusIn(tx, item, "graph_creation", null, { chunk_count: keys.length, inferred_content: built.inferred });
       return keys;
     });
-    await this.vectors.indexAdded(item.database_id, item.corpus, chunkKeys, vectors);
+    await this.vectors.indexAdded(scopeOf(item), chunkKeys, vectors);
     await this.store.transaction(async (tx) => {
       for (const stage of this.graphStages) await stage(tx, item, chunkKeys);
       await this.setStatusIn(tx, item, "completed");

@@ -1,59 +1,120 @@
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { sql } from "kysely";
 import type { Executor, Store } from "../store/db.js";
 import type { Corpus } from "../store/schema.js";
 import { UsearchIndex } from "../vector-index/index.js";
 
+export interface VectorScope {
+  readonly databaseId: string;
+  readonly corpus: Corpus;
+  readonly collection: string;
+}
+
+export interface VectorHit {
+  readonly chunkKey: number;
+  /** Cosine similarity. */
+  readonly score: number;
+}
+
 const toBlob = (v: Float32Array): Uint8Array => new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
 const fromBlob = (b: Uint8Array): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 const toPgVector = (v: Float32Array): string => `[${Array.from(v).join(",")}]`;
+const fromPgVector = (s: string): Float32Array => new Float32Array(s.slice(1, -1).split(",").map(Number));
+const dot = (a: Float32Array, b: Float32Array): number => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
 
 /**
  * Dense vectors of chunks. The store's `context_vectors` table is the source of truth on both
- * backends (a BLOB on SQLite, pgvector on PostgreSQL). On SQLite an in-process HNSW index per
- * database and corpus answers kNN; it is fed incrementally as chunks land, saved next to the
- * store, and rebuilt from the table when its file is missing or disagrees with it.
+ * backends (a BLOB on SQLite, pgvector on PostgreSQL with an HNSW index per dimension). On
+ * SQLite an in-process HNSW index per database, corpus and collection answers kNN; it is fed
+ * incrementally as chunks land, saved under DATA_DIR, and rebuilt from the table when its file
+ * is missing or disagrees with it.
  */
 export class VectorStore {
   private readonly indexes = new Map<string, Promise<UsearchIndex>>();
+  private readonly pgIndexes = new Map<number, Promise<void>>();
 
   constructor(
     private readonly store: Store,
     private readonly indexDir: string,
   ) {}
 
-  async insert(tx: Executor, databaseId: string, corpus: Corpus, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
-    const rows = keys.map((key, i) => {
-      const v = vectors[i]!;
-      return {
-        chunk_key: key,
-        database_id: databaseId,
-        corpus,
-        dims: v.length,
-        embedding: this.store.backend === "postgres" ? toPgVector(v) : toBlob(v),
-      };
-    });
+  async insert(tx: Executor, scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
+    if (keys.length === 0) return;
+    const pg = this.store.backend === "postgres";
+    if (pg) await this.ensurePgIndex(vectors[0]!.length);
+    const rows = keys.map((key, i) => ({
+      chunk_key: key,
+      database_id: scope.databaseId,
+      corpus: scope.corpus,
+      collection: scope.collection,
+      dims: vectors[i]!.length,
+      embedding: pg ? toPgVector(vectors[i]!) : toBlob(vectors[i]!),
+    }));
     for (let i = 0; i < rows.length; i += 100) await tx.insertInto("context_vectors").values(rows.slice(i, i + 100)).execute();
   }
 
   /** After the insert committed: make the vectors searchable in the in-process index (SQLite). */
-  async indexAdded(databaseId: string, corpus: Corpus, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
+  async indexAdded(scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
     if (this.store.backend !== "sqlite" || keys.length === 0) return;
-    const index = await this.index(databaseId, corpus, vectors[0]!.length);
+    const index = await this.index(scope, vectors[0]!.length);
     keys.forEach((k, i) => index.add(k, vectors[i]!));
   }
 
   /** After the delete committed: drop the keys from the in-process index (SQLite). */
-  async indexRemoved(databaseId: string, corpus: Corpus, keys: readonly number[]): Promise<void> {
+  async indexRemoved(scope: VectorScope, keys: readonly number[]): Promise<void> {
     if (this.store.backend !== "sqlite" || keys.length === 0) return;
-    const existing = this.indexes.get(this.name(databaseId, corpus));
+    const existing = this.indexes.get(this.name(scope));
     if (!existing) return;
     const index = await existing;
     for (const k of keys) index.remove(k);
   }
 
+  /** Approximate k nearest chunks of one collection. */
+  async search(scope: VectorScope, query: Float32Array, k: number): Promise<VectorHit[]> {
+    if (this.store.backend === "sqlite") {
+      const index = await this.index(scope, query.length);
+      return index.search(query, k).map((m) => ({ chunkKey: Number(m.key), score: m.score }));
+    }
+    await this.ensurePgIndex(query.length);
+    const d = query.length;
+    return this.store.transaction(async (tx) => {
+      // Filtered HNSW scans keep going until enough rows pass the filter (pgvector >= 0.8).
+      await sql.raw("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx);
+      await sql.raw("SET LOCAL hnsw.ef_search = 100").execute(tx);
+      const rows = await sql<{ chunk_key: number; distance: number }>`
+        SELECT chunk_key, (embedding::vector(${sql.raw(String(d))})) <=> ${toPgVector(query)}::vector(${sql.raw(String(d))}) AS distance
+        FROM context_vectors
+        WHERE dims = ${d} AND database_id = ${scope.databaseId} AND corpus = ${scope.corpus} AND collection = ${scope.collection}
+        ORDER BY distance LIMIT ${k}`.execute(tx);
+      return rows.rows.map((r) => ({ chunkKey: Number(r.chunk_key), score: 1 - Number(r.distance) }));
+    });
+  }
+
+  /** Exact similarity of the query to the given chunks (small filtered candidate sets). */
+  async scoreAmong(query: Float32Array, chunkKeys: readonly number[]): Promise<VectorHit[]> {
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < chunkKeys.length; i += 1000) {
+      const rows = await this.store.db
+        .selectFrom("context_vectors")
+        .select(["chunk_key", "embedding"])
+        .where("chunk_key", "in", chunkKeys.slice(i, i + 1000))
+        .execute();
+      for (const r of rows) {
+        const v = typeof r.embedding === "string" ? fromPgVector(r.embedding) : fromBlob(r.embedding);
+        if (v.length === query.length) hits.push({ chunkKey: Number(r.chunk_key), score: dot(query, v) });
+      }
+    }
+    return hits.sort((a, b) => b.score - a.score);
+  }
+
   async dropDatabase(databaseId: string): Promise<void> {
-    for (const corpus of ["knowledge", "memory"] as const) this.indexes.delete(this.name(databaseId, corpus));
+    for (const name of [...this.indexes.keys()]) if (name.startsWith(`${databaseId}/`)) this.indexes.delete(name);
     rmSync(join(this.indexDir, databaseId), { recursive: true, force: true });
   }
 
@@ -62,58 +123,77 @@ export class VectorStore {
     for (const [name, pending] of this.indexes) {
       const index = await pending.catch(() => null);
       if (!index) continue;
-      const [databaseId, corpus] = name.split(":") as [string, string];
-      mkdirSync(join(this.indexDir, databaseId), { recursive: true });
-      index.save(join(this.indexDir, databaseId, `${corpus}.usearch`));
+      const file = join(this.indexDir, `${name}.usearch`);
+      mkdirSync(join(file, ".."), { recursive: true });
+      index.save(file);
     }
   }
 
-  /** The loaded (or loaded now, or rebuilt now) index of a database and corpus. */
-  index(databaseId: string, corpus: Corpus, dimensions: number): Promise<UsearchIndex> {
-    const name = this.name(databaseId, corpus);
+  /** The loaded (or loaded now, or rebuilt now) index of one collection. */
+  index(scope: VectorScope, dimensions: number): Promise<UsearchIndex> {
+    const name = this.name(scope);
     let pending = this.indexes.get(name);
     if (!pending) {
-      pending = this.open(databaseId, corpus, dimensions);
+      pending = this.open(scope, name, dimensions);
       this.indexes.set(name, pending);
       pending.catch(() => this.indexes.delete(name));
     }
     return pending;
   }
 
-  private name(databaseId: string, corpus: Corpus): string {
-    return `${databaseId}:${corpus}`;
+  private name(scope: VectorScope): string {
+    const collection = createHash("sha1").update(scope.collection).digest("hex").slice(0, 24);
+    return `${scope.databaseId}/${scope.corpus}/${collection}`;
   }
 
-  private async open(databaseId: string, corpus: Corpus, dimensions: number): Promise<UsearchIndex> {
+  private ensurePgIndex(dims: number): Promise<void> {
+    let pending = this.pgIndexes.get(dims);
+    if (!pending) {
+      // One partial HNSW index per vector size, so different embedders can share the table.
+      pending = sql
+        .raw(
+          `CREATE INDEX IF NOT EXISTS context_vectors_hnsw_${dims} ON context_vectors
+           USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dims = ${dims}`,
+        )
+        .execute(this.store.db)
+        .then(() => undefined);
+      pending.catch(() => this.pgIndexes.delete(dims));
+      this.pgIndexes.set(dims, pending);
+    }
+    return pending;
+  }
+
+  private async open(scope: VectorScope, name: string, dimensions: number): Promise<UsearchIndex> {
     const count = await this.store.db
       .selectFrom("context_vectors")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("database_id", "=", databaseId)
-      .where("corpus", "=", corpus)
+      .where("database_id", "=", scope.databaseId)
+      .where("corpus", "=", scope.corpus)
+      .where("collection", "=", scope.collection)
       .executeTakeFirst();
-    const expected = Number(count?.n ?? 0);
-    const file = join(this.indexDir, databaseId, `${corpus}.usearch`);
-    const index = new UsearchIndex({ dimensions });
+    const file = join(this.indexDir, `${name}.usearch`);
     if (existsSync(file)) {
       try {
-        index.load(file);
-        if (index.size() === expected && index.dimensions === dimensions) return index;
+        const loaded = new UsearchIndex({ dimensions });
+        loaded.load(file);
+        if (loaded.size() === Number(count?.n ?? 0)) return loaded;
       } catch {
         // a damaged or foreign file: rebuild below
       }
     }
-    return this.rebuild(databaseId, corpus, dimensions);
+    return this.rebuild(scope, dimensions);
   }
 
-  private async rebuild(databaseId: string, corpus: Corpus, dimensions: number): Promise<UsearchIndex> {
+  private async rebuild(scope: VectorScope, dimensions: number): Promise<UsearchIndex> {
     const index = new UsearchIndex({ dimensions });
     let after = -1;
     for (;;) {
       const rows = await this.store.db
         .selectFrom("context_vectors")
         .select(["chunk_key", "embedding", "dims"])
-        .where("database_id", "=", databaseId)
-        .where("corpus", "=", corpus)
+        .where("database_id", "=", scope.databaseId)
+        .where("corpus", "=", scope.corpus)
+        .where("collection", "=", scope.collection)
         .where("chunk_key", ">", after)
         .orderBy("chunk_key")
         .limit(5000)

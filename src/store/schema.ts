@@ -139,6 +139,7 @@ export interface ContextTermsTable {
   chunk_key: number;
   database_id: string;
   corpus: Corpus;
+  collection: string;
   term: string;
   tf: number;
 }
@@ -147,6 +148,7 @@ export interface ContextVectorsTable {
   chunk_key: number;
   database_id: string;
   corpus: Corpus;
+  collection: string;
   dims: number;
   /** SQLite: little-endian f32 BLOB; PostgreSQL: pgvector text form on write. */
   embedding: Uint8Array | string;

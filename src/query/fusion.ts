@@ -1,0 +1,74 @@
+/** One retriever's ranked output for one corpus: chunk keys with raw scores, best first. */
+export interface RankedList {
+  readonly name: "dense" | "bm25" | "phrase";
+  readonly hits: ReadonlyArray<{ chunkKey: number; score: number }>;
+}
+
+export interface FusionWeights {
+  readonly dense: number;
+  readonly bm25: number;
+  readonly phrase: number;
+}
+
+export interface Fused {
+  readonly chunkKey: number;
+  readonly score: number;
+  /** Each retriever's normalised contribution, for debugging and reranking. */
+  readonly parts: Readonly<Partial<Record<RankedList["name"], number>>>;
+}
+
+/**
+ * Normalises each list to [0, 1] explicitly (BM25 by its best score, dense cosine by min-max
+ * over the candidates, phrase matches as 1) and combines them with weights. Chunks missing
+ * from a list get 0 from it.
+ */
+export function normalise(list: RankedList): Map<number, number> {
+  const out = new Map<number, number>();
+  if (list.hits.length === 0) return out;
+  const scores = list.hits.map((h) => h.score);
+  const max = Math.max(...scores);
+  const min = Math.min(...scores);
+  for (const h of list.hits) {
+    let v: number;
+    switch (list.name) {
+      case "bm25":
+        v = max > 0 ? h.score / max : 0;
+        break;
+      case "dense":
+        v = max - min > 1e-9 ? (h.score - min) / (max - min) : 1;
+        break;
+      case "phrase":
+        v = 1;
+        break;
+    }
+    out.set(h.chunkKey, v);
+  }
+  return out;
+}
+
+export function fuse(lists: readonly RankedList[], weights: FusionWeights): Fused[] {
+  const normalised = lists.map((l) => ({ name: l.name, scores: normalise(l) }));
+  const keys = new Set<number>();
+  for (const l of normalised) for (const k of l.scores.keys()) keys.add(k);
+  const fused: Fused[] = [];
+  for (const key of keys) {
+    const parts: Partial<Record<RankedList["name"], number>> = {};
+    let score = 0;
+    for (const l of normalised) {
+      const v = l.scores.get(key);
+      if (v === undefined) continue;
+      parts[l.name] = v;
+      score += weights[l.name] * v;
+    }
+    fused.push({ chunkKey: key, score, parts });
+  }
+  return fused.sort((a, b) => b.score - a.score || a.chunkKey - b.chunkKey);
+}
+
+/** Dense weight for a query when `alpha` is "auto": keyword-like queries lean on BM25. */
+export function autoAlpha(query: string, termCount: number): number {
+  const identifierLike = /["'`]|[A-Za-z]+[0-9_]+|[a-z][A-Z]|[#@/\\.:]\S/.test(query);
+  if (identifierLike) return 0.15;
+  if (termCount <= 2) return 0.25;
+  return 0.3;
+}
