@@ -6,6 +6,8 @@ import { registerIngestRoutes } from "./context/ingest-routes.js";
 import { IngestService } from "./context/ingest-service.js";
 import { ItemStore } from "./context/item-store.js";
 import { ContextMaintenance } from "./context/maintenance.js";
+import { registerListRoutes } from "./context/list-routes.js";
+import { ListService } from "./context/list-service.js";
 import { IngestPipeline } from "./context/pipeline.js";
 import { registerStatusRoutes } from "./context/status-routes.js";
 import { VectorStore } from "./context/vector-store.js";
@@ -99,6 +101,7 @@ export async function createApplication(config: Config): Promise<Application> {
   registerLegacyTenantRoutes(server, databases, stats);
   registerIngestRoutes(server, ingest, config.maxUploadBytes);
   registerStatusRoutes(server, databases, store);
+  registerListRoutes(server, new ListService(store, databases));
 
   worker = new JobWorker(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,

@@ -160,6 +160,12 @@ export interface BlobsTable {
   created_at: number;
 }
 
+export interface SettingsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Schema {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -172,4 +178,5 @@ export interface Schema {
   context_terms: ContextTermsTable;
   context_vectors: ContextVectorsTable;
   blobs: BlobsTable;
+  settings: SettingsTable;
 }
