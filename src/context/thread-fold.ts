@@ -26,7 +26,7 @@ export function foldedItem(backend: Backend, alias: string, v: Visibility): RawB
         ${r("source_id")} = ${a("thread_id")} OR ${r("app_external_id")} = ${a("thread_id")}
         OR (${r("thread_id")} = ${a("thread_id")} AND NOT ${isExplicitRoot} AND (
           ${r("item_timestamp")} < ${a("item_timestamp")}
-          OR (${r("item_timestamp")} = ${a("item_timestamp")} AND ${r("source_id")} < ${a("source_id")})))))))`;
+          OR (${r("item_timestamp")} = ${a("item_timestamp")} AND ${r("source_id")} < ${a("source_id")}))))))))`;
 }
 
 export interface FoldedThread {
