@@ -6,6 +6,11 @@ import { registerIngestRoutes } from "./context/ingest-routes.js";
 import { IngestService } from "./context/ingest-service.js";
 import { ItemStore } from "./context/item-store.js";
 import { ContextMaintenance } from "./context/maintenance.js";
+import { registerEditRoutes } from "./context/edit-routes.js";
+import { ContextEditService } from "./context/edit-service.js";
+import { fileUrlSecret } from "./context/file-url-secret.js";
+import { registerInspectRoutes } from "./context/inspect-routes.js";
+import { InspectService } from "./context/inspect-service.js";
 import { registerListRoutes } from "./context/list-routes.js";
 import { ListService } from "./context/list-service.js";
 import { IngestPipeline } from "./context/pipeline.js";
@@ -38,6 +43,7 @@ export interface Application {
   readonly worker: JobWorker;
   readonly pipeline: IngestPipeline;
   readonly maintenance: ContextMaintenance;
+  readonly vectors: VectorStore;
   /** Stops accepting, finishes in-flight requests, releases claimed jobs, closes the store. */
   close(): Promise<void>;
 }
@@ -102,6 +108,8 @@ export async function createApplication(config: Config): Promise<Application> {
   registerIngestRoutes(server, ingest, config.maxUploadBytes);
   registerStatusRoutes(server, databases, store);
   registerListRoutes(server, new ListService(store, databases));
+  registerInspectRoutes(server, new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store)));
+  registerEditRoutes(server, new ContextEditService(store, databases, blobs, vectors));
 
   worker = new JobWorker(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,
@@ -124,6 +132,7 @@ export async function createApplication(config: Config): Promise<Application> {
     worker: activeWorker,
     pipeline,
     maintenance,
+    vectors,
     close() {
       closing ??= (async () => {
         await server.close();

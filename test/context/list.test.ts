@@ -50,8 +50,6 @@ describe("POST /context/list", () => {
       metadata: { team: "eng", priority: 1, secret: "x" }, additional_metadata: { source: "wiki", n: 1 }, relations: { ids: [] },
       app_kind: "custom", app_provider: null, app_external_id: null, comments_truncated: false,
     });
-    assert.equal(a1.url, undefined);
-    assert.equal(a1.content, undefined);
   });
 
   test("unknown database is 404 DATABASE_NOT_FOUND; missing database is 400", async () => {
