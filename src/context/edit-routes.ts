@@ -5,7 +5,6 @@ import type { App } from "../http/app-type.js";
 import { resolveScope } from "../http/aliases.js";
 import { requirePrincipal } from "../http/auth.js";
 import { sendData } from "../http/envelope.js";
-import type { Corpus } from "../store/schema.js";
 import type { ContextEditService, ItemAddress } from "./edit-service.js";
 import { decodeJsonObject, isPlainObject } from "./json-field.js";
 import { idList } from "./status-routes.js";
@@ -31,7 +30,7 @@ function addressOf(req: FastifyRequest, source: Readonly<Record<string, unknown>
   if (!database) throw invalidInput("'database' is required");
   const type = source.type ?? "knowledge";
   if (type !== "knowledge" && type !== "memory") throw invalidInput("'type' must be 'knowledge' or 'memory'");
-  return { orgId, database, collection: collection ?? undefined, corpus: type as Corpus };
+  return { orgId, database, collection: collection ?? undefined, corpus: type };
 }
 
 /** DELETE takes its fields from a JSON body (the SDK) or from the query string; `ids` as an array or `ids=a&ids=b` / `ids=a,b`. */
