@@ -6,6 +6,13 @@ import { registerIngestRoutes } from "./context/ingest-routes.js";
 import { IngestService } from "./context/ingest-service.js";
 import { ItemStore } from "./context/item-store.js";
 import { ContextMaintenance } from "./context/maintenance.js";
+import { registerEditRoutes } from "./context/edit-routes.js";
+import { ContextEditService } from "./context/edit-service.js";
+import { fileUrlSecret } from "./context/file-url-secret.js";
+import { registerInspectRoutes } from "./context/inspect-routes.js";
+import { InspectService } from "./context/inspect-service.js";
+import { registerListRoutes } from "./context/list-routes.js";
+import { ListService } from "./context/list-service.js";
 import { IngestPipeline } from "./context/pipeline.js";
 import { registerStatusRoutes } from "./context/status-routes.js";
 import { VectorStore } from "./context/vector-store.js";
@@ -37,6 +44,7 @@ export interface Application {
   readonly worker: WorkerPool;
   readonly pipeline: IngestPipeline;
   readonly maintenance: ContextMaintenance;
+  readonly vectors: VectorStore;
   /** Stops accepting, finishes in-flight requests, releases claimed jobs, closes the store. */
   close(): Promise<void>;
 }
@@ -100,6 +108,9 @@ export async function createApplication(config: Config): Promise<Application> {
   registerLegacyTenantRoutes(server, databases, stats);
   registerIngestRoutes(server, ingest, config.maxUploadBytes);
   registerStatusRoutes(server, databases, store);
+  registerListRoutes(server, new ListService(store, databases));
+  registerInspectRoutes(server, new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store)));
+  registerEditRoutes(server, new ContextEditService(store, databases, blobs, vectors));
 
   worker = new WorkerPool(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,
@@ -123,6 +134,7 @@ export async function createApplication(config: Config): Promise<Application> {
     worker: activeWorker,
     pipeline,
     maintenance,
+    vectors,
     close() {
       closing ??= (async () => {
         await server.close();

@@ -34,6 +34,8 @@ export interface Config {
   readonly chatModel: ChatModelSettings | null;
   readonly chunkMaxTokens: number;
   readonly chunkOverlapTokens: number;
+  /** Signs file download URLs; null: a random secret generated once and kept in the store. */
+  readonly fileUrlSecret: string | null;
 }
 
 export type EmbeddingConfig =
@@ -124,6 +126,13 @@ function chatModel(env: Env): ChatModelSettings | null {
   return { baseUrl, apiKey: env.LLM_API_KEY?.trim() || null, model: required(env, "LLM_MODEL", "with LLM_BASE_URL") };
 }
 
+function fileUrlSecret(env: Env): string | null {
+  const raw = env.FILE_URL_SECRET?.trim();
+  if (!raw) return null;
+  if (raw.length < 16) throw new ConfigError("FILE_URL_SECRET must be at least 16 characters");
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     port: int(env, "PORT", 8080, 0, 65535),
@@ -151,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     chatModel: chatModel(env),
     chunkMaxTokens: int(env, "CHUNK_MAX_TOKENS", 256, 16, 8192),
     chunkOverlapTokens: int(env, "CHUNK_OVERLAP_TOKENS", 32, 0, 1024),
+    fileUrlSecret: fileUrlSecret(env),
   });
 }
 
@@ -162,6 +172,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     bootstrapApiKeys: config.bootstrapApiKeys.map((k) => `(${k.length} chars)`),
     embedding: "apiKey" in config.embedding ? { ...config.embedding, apiKey: config.embedding.apiKey ? "***" : null } : config.embedding,
     chatModel: config.chatModel ? { ...config.chatModel, apiKey: config.chatModel.apiKey ? "***" : null } : null,
+    fileUrlSecret: config.fileUrlSecret ? "***" : null,
     backend: config.databaseUrl ? "postgres" : "sqlite",
   };
 }

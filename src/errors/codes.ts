@@ -11,6 +11,10 @@ export const ERROR_STATUS = {
   INVALID_SEARCH_PARAMETERS: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** A file download URL whose signature does not verify (tampered or malformed). */
+  FILE_URL_INVALID: 403,
+  /** A file download URL past its expiry; ask inspect for a new one. */
+  FILE_URL_EXPIRED: 403,
   NOT_FOUND: 404,
   DATABASE_NOT_FOUND: 404,
   TENANT_NOT_FOUND: 404,

@@ -162,6 +162,12 @@ export interface BlobsTable {
   created_at: number;
 }
 
+export interface SettingsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Schema {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -174,4 +180,5 @@ export interface Schema {
   context_terms: ContextTermsTable;
   context_vectors: ContextVectorsTable;
   blobs: BlobsTable;
+  settings: SettingsTable;
 }

@@ -1,6 +1,7 @@
 import { migration0001 } from "./0001-foundation.js";
 import { migration0004 } from "./0004-context.js";
+import { migration0005 } from "./0005-settings.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0004];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0004, migration0005];
