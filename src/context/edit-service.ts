@@ -95,7 +95,7 @@ export class ContextEditService {
       }
       return out;
     });
-    await this.vectors.indexRemoved(scope.database.id, at.corpus, removedKeys);
+    await this.vectors.indexRemoved(scopeFor(scope, at.corpus), removedKeys);
     return results;
   }
 }
