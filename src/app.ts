@@ -14,6 +14,11 @@ import { OrgService } from "./orgs/service.js";
 import { openStore, type Store } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
 import { registerSystemRoutes } from "./system/routes.js";
+import { QueryLog } from "./feedback/query-log.js";
+import { registerFeedbackRoutes } from "./feedback/routes.js";
+import { FeedbackService } from "./feedback/service.js";
+import { createWebhooks, type WebhookOutbox } from "./webhooks/index.js";
+import { registerWebhookRoutes } from "./webhooks/routes.js";
 
 export interface Application {
   readonly config: Config;
@@ -23,11 +28,16 @@ export interface Application {
   readonly databases: DatabaseService;
   readonly queue: JobQueue;
   readonly worker: JobWorker;
+  /** Ingestion records indexing status changes here, in the transaction that writes them. */
+  readonly outbox: WebhookOutbox;
+  /** POST /query records each answered query here, so feedback can refer to it. */
+  readonly queryLog: QueryLog;
   /** Stops accepting, finishes in-flight requests, releases claimed jobs, closes the store. */
   close(): Promise<void>;
 }
 
 const COMPLETED_JOB_RETENTION_MS = 24 * 60 * 60_000;
+const FEEDBACK_PER_MINUTE = 100;
 
 /** The composition root: configuration -> store -> services -> routes and workers. */
 export async function createApplication(config: Config): Promise<Application> {
@@ -43,10 +53,15 @@ export async function createApplication(config: Config): Promise<Application> {
     worker?.wake(),
   );
   const stats = new DatabaseStats(new DatabaseStore(store.db), () => 0);
+  const queryLog = new QueryLog();
+  const feedback = new FeedbackService(store, databases, queryLog, { perMinute: FEEDBACK_PER_MINUTE });
+  databases.registerPurger((tx, row) => feedback.purgeDatabase(tx, row.id));
+  const webhooks = createWebhooks(config, store, queue, () => worker?.wake());
 
   const handlers: JobHandlers = {
     "database.provision": async ({ databaseId }) => databases.provision(databaseId),
     "database.delete": async ({ databaseId }) => databases.purge(databaseId),
+    "webhook.deliver": async ({ deliveryId, attempt }, { signal }) => webhooks.runner.run(deliveryId, attempt, signal),
     "jobs.prune": async () => {
       await queue.prune(COMPLETED_JOB_RETENTION_MS);
     },
@@ -61,6 +76,8 @@ export async function createApplication(config: Config): Promise<Application> {
   registerSystemRoutes(server, store);
   registerDatabaseRoutes(server, databases, stats);
   registerLegacyTenantRoutes(server, databases, stats);
+  registerFeedbackRoutes(server, feedback);
+  registerWebhookRoutes(server, webhooks.service);
 
   worker = new JobWorker(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,
@@ -81,6 +98,8 @@ export async function createApplication(config: Config): Promise<Application> {
     databases,
     queue,
     worker: activeWorker,
+    outbox: webhooks.outbox,
+    queryLog,
     close() {
       closing ??= (async () => {
         await server.close();

@@ -134,6 +134,7 @@ describe("durable job queue (contract, runs on each backend)", () => {
         if (databaseId === "slow") await blocked;
       },
       "database.delete": async () => undefined,
+      "webhook.deliver": async () => undefined,
       "jobs.prune": async () => undefined,
     };
     const worker = new JobWorker(liveQueue, handlers, { workerId: "test", concurrency: 2, leaseMs: 5_000, pollMs: 10, logger: silent });
