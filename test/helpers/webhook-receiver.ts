@@ -55,6 +55,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   const accepted = new Map<string, Received>();
   const seen = new Map<string, number>();
   const state: { options: ReceiverOptions } = { options };
+  const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -80,8 +81,12 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         if (answered >= 300 && answered < 400 && o.location) res.setHeader("Location", o.location);
         res.writeHead(answered).end();
       };
-      if (o.delayMs) setTimeout(reply, o.delayMs);
-      else reply();
+      if (!o.delayMs) return reply();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        reply();
+      }, o.delayMs);
+      timers.add(timer);
     });
   });
   server.listen(options.port ?? 0, "127.0.0.1");
@@ -103,6 +108,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -82,18 +82,19 @@ describe("indexing webhook deliveries", () => {
   });
 
   test("a status change rolled back with its transaction leaves no delivery and no job", async () => {
-    let recorded: string | null = null;
+    const holder: { id: string | null } = { id: null };
     await assert.rejects(
       t.app.store.transaction(async (tx) => {
-        recorded = await t.app.outbox.recordStatusChange(tx, { orgId: t.orgId, database: "d", collection: "c", itemId: "doc-rb", indexingStatus: "completed" });
+        holder.id = await t.app.outbox.recordStatusChange(tx, { orgId: t.orgId, database: "d", collection: "c", itemId: "doc-rb", indexingStatus: "completed" });
         throw new Error("the status write failed");
       }),
       /status write failed/,
     );
+    const recorded = holder.id;
     assert.ok(recorded);
     assert.equal((await t.request("GET", `/webhooks/indexing/deliveries/${recorded}`)).status, 404);
     const jobs = await t.app.store.db.selectFrom("jobs").select("payload").where("kind", "=", "webhook.deliver").execute();
-    assert.ok(!jobs.some((j) => j.payload.includes(recorded ?? "-")));
+    assert.ok(!jobs.some((j) => j.payload.includes(recorded)));
   });
 
   test("non-2xx answers are retried with backoff until bounded attempts end the record failed; a manual retry delivers", async () => {
