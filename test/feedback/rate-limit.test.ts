@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import { sql } from "kysely";
 import { field, startTestApp, type TestApp } from "../helpers/harness.js";
+import { loggedQuery } from "../helpers/webhook-fixtures.js";
 import { createTestDb } from "../helpers/test-db.js";
 
 test("100 submissions per minute per organization, counted in the store across processes; the 101st is 429 with Retry-After", async () => {
@@ -11,8 +11,7 @@ test("100 submissions per minute per organization, counted in the store across p
   const a = await startTestApp({ WORKERS: "0" }, db);
   const b = await startTestApp({ WORKERS: "0" }, db);
   try {
-    const requestId = randomUUID();
-    await a.app.queryLog.record(a.app.store.db, { orgId: a.orgId, requestId });
+    const requestId = await loggedQuery(a);
     const body = { request_id: requestId, feedback: "ok" };
 
     // Invalid submissions are not stored and do not count.
@@ -35,8 +34,7 @@ test("100 submissions per minute per organization, counted in the store across p
 
     // Another organization has its own budget.
     const other = await a.newOrgKey();
-    const otherQuery = randomUUID();
-    await a.app.queryLog.record(a.app.store.db, { orgId: other.orgId, requestId: otherQuery });
+    const otherQuery = await loggedQuery(a, other.orgId);
     assert.equal((await b.request("POST", "/feedback", { body: { request_id: otherQuery, feedback: "ok" }, key: other.key })).status, 201);
 
     // Once the window has moved on, submissions are accepted again (the rows age, no sleeping).
@@ -52,8 +50,7 @@ test("100 submissions per minute per organization, counted in the store across p
 test("concurrent submissions cannot overshoot the limit", async () => {
   const t = await startTestApp({ WORKERS: "0" });
   try {
-    const requestId = randomUUID();
-    await t.app.queryLog.record(t.app.store.db, { orgId: t.orgId, requestId });
+    const requestId = await loggedQuery(t);
     const results = await Promise.all(
       Array.from({ length: 130 }, () => t.request("POST", "/feedback", { body: { request_id: requestId, feedback: "burst" } })),
     );
@@ -68,8 +65,7 @@ test("concurrent submissions cannot overshoot the limit", async () => {
 test("a server failure while storing feedback answers 500 and stores nothing", async () => {
   const t = await startTestApp({ WORKERS: "0" });
   try {
-    const requestId = randomUUID();
-    await t.app.queryLog.record(t.app.store.db, { orgId: t.orgId, requestId });
+    const requestId = await loggedQuery(t);
     // A fault after the row is written, inside the same transaction.
     if (t.app.store.backend === "postgres") {
       await sqlRaw(t, `CREATE FUNCTION feedback_fault() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$ LANGUAGE plpgsql`);

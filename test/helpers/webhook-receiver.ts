@@ -1,8 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Application } from "../../src/app.js";
-import type { IndexingStatusChange } from "../../src/webhooks/outbox.js";
 
 /** One HTTP request as the receiver saw it, duplicates included. */
 export interface Received {
@@ -123,11 +121,4 @@ export async function freePort(): Promise<number> {
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
-}
-
-/** A terminal status change through the real outbox, in a real store transaction. */
-export function changeStatus(app: Application, change: Omit<IndexingStatusChange, "database" | "collection"> & Partial<IndexingStatusChange>): Promise<string | null> {
-  return app.store.transaction((tx) =>
-    app.outbox.recordStatusChange(tx, { database: "docs", collection: "docs", ...change }),
-  );
 }

@@ -1,21 +1,11 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { after, before, test } from "node:test";
-import { eventually, startTestApp, type TestApp } from "../helpers/harness.js";
-import { createTestDb, type TestDb } from "../helpers/test-db.js";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { test } from "node:test";
+import { eventually, startTestApp } from "../helpers/harness.js";
+import { deliveryWhen, sharedStoreAndReceiver } from "../helpers/webhook-fixtures.js";
 
-let db: TestDb;
-let receiver: Receiver;
-before(async () => {
-  db = await createTestDb();
-  receiver = await startReceiver({ secret: "crash-recovery-secret" });
-});
-after(async () => {
-  await receiver.close();
-  await db.drop();
-});
+const shared = sharedStoreAndReceiver({ secret: "crash-recovery-secret" });
 
 async function killAfter(child: ChildProcess, marker: RegExp): Promise<string> {
   let out = "";
@@ -28,11 +18,9 @@ async function killAfter(child: ChildProcess, marker: RegExp): Promise<string> {
   return out;
 }
 
-async function pendingDelivery(t: TestApp, id: string, key: string): Promise<Record<string, unknown>> {
-  return (await t.request("GET", `/webhooks/indexing/deliveries/${id}`, { key })).body;
-}
 
 test("SIGKILL between the committed status change and its delivery: delivered after restart", async () => {
+  const { db, receiver } = shared;
   const api = await startTestApp({ WORKERS: "0", WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, db);
   const { key, orgId } = api;
   await api.request("POST", "/webhooks/indexing", { body: { url: receiver.url, signing_secret: "crash-recovery-secret" } });
@@ -44,7 +32,7 @@ test("SIGKILL between the committed status change and its delivery: delivered af
   const out = await killAfter(child, /committed \S+/);
   const id = /committed (\S+)/.exec(out)?.[1];
   assert.ok(id && id !== "none");
-  assert.equal((await pendingDelivery(api, id, key)).status, "pending", "the outbox row survived the crash");
+  assert.equal((await api.request("GET", `/webhooks/indexing/deliveries/${id}`, { key })).body.status, "pending", "the outbox row survived the crash");
   assert.equal(receiver.requests.length, 0);
   await api.close();
 
@@ -53,10 +41,7 @@ test("SIGKILL between the committed status change and its delivery: delivered af
     const got = await eventually(async () => receiver.accepted.get(id), 20_000);
     assert.equal(got.verified, true);
     assert.equal(got.json.item_id, "survivor");
-    const r = await eventually(async () => {
-      const cur = await pendingDelivery(worker, id, key);
-      return cur.status === "completed" ? cur : null;
-    });
+    const r = await deliveryWhen(worker, id, (cur) => cur.status === "completed", key);
     assert.equal(r.attempts, 1);
   } finally {
     await worker.close();
@@ -64,6 +49,7 @@ test("SIGKILL between the committed status change and its delivery: delivered af
 });
 
 test("SIGKILL of the server while the receiver holds its delivery: redelivered under the same id after the lease expires", async () => {
+  const { db, receiver } = shared;
   const api = await startTestApp({ WORKERS: "0", WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, db);
   const key = api.key;
   await api.request("POST", "/webhooks/indexing", { body: { url: receiver.url, signing_secret: "crash-recovery-secret" } });
@@ -92,10 +78,7 @@ test("SIGKILL of the server while the receiver holds its delivery: redelivered u
 
   const worker = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", JOB_LEASE_MS: "1500" }, db);
   try {
-    const r = await eventually(async () => {
-      const cur = await pendingDelivery(worker, id, key);
-      return cur.status === "completed" ? cur : null;
-    }, 30_000);
+    const r = await deliveryWhen(worker, id, (cur) => cur.status === "completed", key, 30_000);
     assert.equal(r.attempts, 1, "the killed attempt was never recorded; the redelivery is attempt 1");
     const sightings = receiver.requests.filter((q) => q.deliveryId === id);
     assert.equal(sightings.length, 2, "sent twice under one delivery id");

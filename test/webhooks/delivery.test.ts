@@ -1,22 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { eventually, field, startTestApp, type TestApp } from "../helpers/harness.js";
-import { changeStatus, startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
-
-const FAST_RETRIES = {
-  WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-  WEBHOOK_RETRY_BASE_MS: "40",
-  WEBHOOK_RETRY_MAX_MS: "200",
-  WEBHOOK_MAX_ATTEMPTS: "3",
-  WEBHOOK_TIMEOUT_MS: "1000",
-};
+import { FAST_RETRIES, changeStatus, deliveryWhen, finished } from "../helpers/webhook-fixtures.js";
+import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 
 describe("indexing webhook deliveries", () => {
   let t: TestApp;
   let receiver: Receiver;
   let secret: string;
   before(async () => {
-    t = await startTestApp(FAST_RETRIES);
+    t = await startTestApp({ ...FAST_RETRIES, WEBHOOK_MAX_ATTEMPTS: "3", WEBHOOK_TIMEOUT_MS: "1000" });
     receiver = await startReceiver();
     const reg = await t.request("POST", "/webhooks/indexing", { body: { url: receiver.url, generate_signing_secret: true } });
     assert.equal(reg.status, 200, reg.text);
@@ -28,13 +21,7 @@ describe("indexing webhook deliveries", () => {
     await receiver.close();
   });
 
-  const record = async (id: string): Promise<Record<string, unknown>> =>
-    (await t.request("GET", `/webhooks/indexing/deliveries/${id}`)).body;
-  const settled = (id: string) =>
-    eventually(async () => {
-      const r = await record(id);
-      return r.status !== "pending" ? r : null;
-    }, 20_000);
+  const settled = (id: string) => deliveryWhen(t, id, finished);
 
   test("a terminal status change is delivered once, signed over the raw body, with the documented fields", async () => {
     const id = await changeStatus(t.app, { orgId: t.orgId, itemId: "doc-1", indexingStatus: "completed" });
@@ -124,10 +111,7 @@ describe("indexing webhook deliveries", () => {
     receiver.options = { secret, delayMs: 1_500 };
     const id = await changeStatus(t.app, { orgId: t.orgId, itemId: "doc-slow", indexingStatus: "completed" });
     assert.ok(id);
-    const r = await eventually(async () => {
-      const cur = await record(id);
-      return Number(cur.attempts) >= 1 ? cur : null;
-    });
+    const r = await deliveryWhen(t, id, (cur) => Number(cur.attempts) >= 1);
     assert.equal(r.error_code, "TIMEOUT");
     receiver.options = { secret };
     assert.equal((await settled(id)).status, "completed");

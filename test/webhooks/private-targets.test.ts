@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { eventually, field, startTestApp, type TestApp } from "../helpers/harness.js";
-import { createTestDb, type TestDb } from "../helpers/test-db.js";
-import { changeStatus, startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { field, startTestApp, type TestApp } from "../helpers/harness.js";
+import { FAST_RETRIES, changeStatus, deliveryWhen, finished, sharedStoreAndReceiver } from "../helpers/webhook-fixtures.js";
+import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 
 const REFUSED_WITHOUT_FLAG = [
   "http://example.com/hooks",
@@ -55,7 +55,7 @@ describe("redirects are followed by hand and every hop is checked again", () => 
   let final: Receiver;
   let hop: Receiver;
   before(async () => {
-    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_MAX_ATTEMPTS: "2", WEBHOOK_RETRY_BASE_MS: "20", WEBHOOK_RETRY_MAX_MS: "50" });
+    t = await startTestApp({ ...FAST_RETRIES, WEBHOOK_MAX_ATTEMPTS: "2" });
     final = await startReceiver();
     hop = await startReceiver({ answer: () => 307 });
     await t.request("POST", "/webhooks/indexing", { body: { url: hop.url, signing_secret: "redirect-secret-123" } });
@@ -67,11 +67,7 @@ describe("redirects are followed by hand and every hop is checked again", () => 
     await hop.close();
   });
 
-  const settled = (id: string) =>
-    eventually(async () => {
-      const r = (await t.request("GET", `/webhooks/indexing/deliveries/${id}`)).body;
-      return r.status !== "pending" ? r : null;
-    }, 15_000);
+  const settled = (id: string) => deliveryWhen(t, id, finished);
 
   test("a redirect to an allowed target delivers the same signed body there", async () => {
     hop.options = { answer: () => 307, location: `${final.url}?via=redirect` };
@@ -105,18 +101,10 @@ describe("redirects are followed by hand and every hop is checked again", () => 
 });
 
 describe("a target that became refused", () => {
-  let db: TestDb;
-  let receiver: Receiver;
-  before(async () => {
-    db = await createTestDb();
-    receiver = await startReceiver();
-  });
-  after(async () => {
-    await receiver.close();
-    await db.drop();
-  });
+  const shared = sharedStoreAndReceiver();
 
   test("fails its delivery with TARGET_REFUSED and never connects", async () => {
+    const { db, receiver } = shared;
     const dev = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", WORKERS: "0" }, db);
     await dev.request("POST", "/webhooks/indexing", { body: { url: receiver.url } });
     const { key, orgId } = { key: dev.key, orgId: dev.orgId };
@@ -126,10 +114,7 @@ describe("a target that became refused", () => {
     try {
       const id = await changeStatus(prod.app, { orgId, itemId: "late", indexingStatus: "completed" });
       assert.ok(id);
-      const r = await eventually(async () => {
-        const cur = (await prod.request("GET", `/webhooks/indexing/deliveries/${id}`, { key })).body;
-        return cur.status === "failed" ? cur : null;
-      });
+      const r = await deliveryWhen(prod, id, finished, key);
       assert.deepEqual([r.error_code, r.attempts], ["TARGET_REFUSED", 1]);
       assert.match(String(r.error_message), /plain http is not allowed/);
       assert.equal(receiver.requests.length, 0);

@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { eventually, startTestApp } from "../helpers/harness.js";
-import { changeStatus, freePort, startReceiver } from "../helpers/webhook-receiver.js";
+import { FAST_RETRIES, changeStatus, deliveryWhen } from "../helpers/webhook-fixtures.js";
+import { freePort, startReceiver } from "../helpers/webhook-receiver.js";
 
 test("a receiver that is down for a while gets the event once it is back, after several attempts", async () => {
-  const t = await startTestApp({
-    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-    WEBHOOK_RETRY_BASE_MS: "50",
-    WEBHOOK_RETRY_MAX_MS: "200",
-    WEBHOOK_MAX_ATTEMPTS: "50",
-  });
+  const t = await startTestApp({ ...FAST_RETRIES, WEBHOOK_MAX_ATTEMPTS: "50" });
   const port = await freePort();
   const secret = "receiver-down-secret";
   let receiver: Awaited<ReturnType<typeof startReceiver>> | null = null;
@@ -20,19 +16,13 @@ test("a receiver that is down for a while gets the event once it is back, after 
     assert.ok(id);
 
     // Nothing listens yet: attempts fail with connection errors and are rescheduled.
-    const down = await eventually(async () => {
-      const r = (await t.request("GET", `/webhooks/indexing/deliveries/${id}`)).body;
-      return Number(r.attempts) >= 2 ? r : null;
-    });
+    const down = await deliveryWhen(t, id, (r) => Number(r.attempts) >= 2);
     assert.deepEqual([down.status, down.error_code], ["pending", "CONNECTION_FAILED"]);
 
     receiver = await startReceiver({ port, secret });
     const got = await eventually(async () => receiver?.accepted.get(id), 15_000);
     assert.equal(got.verified, true);
-    const r = await eventually(async () => {
-      const cur = (await t.request("GET", `/webhooks/indexing/deliveries/${id}`)).body;
-      return cur.status === "completed" ? cur : null;
-    });
+    const r = await deliveryWhen(t, id, (cur) => cur.status === "completed");
     assert.ok(Number(r.attempts) > 1, `attempts ${String(r.attempts)}`);
     assert.equal(r.error_code, "");
     assert.equal(receiver.requests.length, 1, "delivered once when the receiver came back");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { field, startTestApp, type TestApp } from "../helpers/harness.js";
-import { changeStatus } from "../helpers/webhook-receiver.js";
+import { changeStatus } from "../helpers/webhook-fixtures.js";
 
 describe("webhook registration and signing secrets", () => {
   let t: TestApp;

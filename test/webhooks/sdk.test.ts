@@ -2,10 +2,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { HydraDBClient } from "@hydradb/sdk";
 import { eventually, startTestApp } from "../helpers/harness.js";
-import { changeStatus, startReceiver } from "../helpers/webhook-receiver.js";
+import { FAST_RETRIES, changeStatus } from "../helpers/webhook-fixtures.js";
+import { startReceiver } from "../helpers/webhook-receiver.js";
 
 test("the vendor SDK's webhook client works unchanged against this service", async () => {
-  const t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_BASE_MS: "20", WEBHOOK_MAX_ATTEMPTS: "1" });
+  const t = await startTestApp({ ...FAST_RETRIES, WEBHOOK_MAX_ATTEMPTS: "1" });
   const secret = "sdk-signing-secret-0001";
   const receiver = await startReceiver({ secret });
   const client = new HydraDBClient({ token: t.key, baseUrl: t.baseUrl, maxRetries: 0 });

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { describeConfig, loadConfig } from "../../src/config.js";
 import { SecretBox } from "../../src/webhooks/secret-box.js";
 import { eventually, startTestApp } from "../helpers/harness.js";
-import { createTestDb, type TestDb } from "../helpers/test-db.js";
-import { changeStatus, startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { changeStatus, deliveryWhen, finished, sharedStoreAndReceiver } from "../helpers/webhook-fixtures.js";
 
 test("sealed secrets open only with the key that sealed them; plain ones always", () => {
   const box = new SecretBox("operator-key-1");
@@ -26,18 +25,10 @@ test("webhook settings are parsed once from the environment and the key is maske
   assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: "fast" }), /WEBHOOK_TIMEOUT_MS/);
 });
 
-let db: TestDb;
-let receiver: Receiver;
-before(async () => {
-  db = await createTestDb();
-  receiver = await startReceiver();
-});
-after(async () => {
-  await receiver.close();
-  await db.drop();
-});
+const shared = sharedStoreAndReceiver();
 
 test("with WEBHOOK_SECRET_KEY the stored secret is encrypted, deliveries are signed, and a wrong key fails them clearly", async () => {
+  const { db, receiver } = shared;
   const env = { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_SECRET_KEY: "the-operator-key" };
   const t = await startTestApp(env, db);
   const { key, orgId } = t;
@@ -47,7 +38,7 @@ test("with WEBHOOK_SECRET_KEY the stored secret is encrypted, deliveries are sig
     receiver.options = { secret };
     const row = await t.app.store.db.selectFrom("webhook_endpoints").select("signing_secret").where("org_id", "=", orgId).executeTakeFirstOrThrow();
     assert.ok(row.signing_secret?.startsWith("v1."));
-    assert.ok(!row.signing_secret.includes(secret));
+    assert.ok(!(row.signing_secret ?? "").includes(secret));
     const id = await changeStatus(t.app, { orgId, itemId: "sealed", indexingStatus: "completed" });
     assert.ok(id);
     assert.ok((await eventually(async () => receiver.accepted.get(id))).verified);
@@ -59,10 +50,8 @@ test("with WEBHOOK_SECRET_KEY the stored secret is encrypted, deliveries are sig
   try {
     const id = await changeStatus(wrong.app, { orgId, itemId: "unsignable", indexingStatus: "completed" });
     assert.ok(id);
-    const r = await eventually(async () => {
-      const cur = (await wrong.request("GET", `/webhooks/indexing/deliveries/${id}`, { key })).body;
-      return cur.status === "failed" ? cur : null;
-    });
+    const r = await deliveryWhen(wrong, id, finished, key);
+    assert.equal(r.status, "failed");
     assert.equal(r.error_code, "SIGNING_SECRET_UNAVAILABLE");
     assert.ok(!receiver.requests.some((q) => q.deliveryId === id), "never sent unsigned");
   } finally {

@@ -1,18 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { eventually, startTestApp } from "../helpers/harness.js";
+import { FAST_RETRIES } from "../helpers/webhook-fixtures.js";
 import { startReceiver } from "../helpers/webhook-receiver.js";
 
 const EVENTS = 1_000;
 
 test("1,000 status changes arrive as exactly 1,000 distinct delivery ids, despite failures and retries", async () => {
-  const t = await startTestApp({
-    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-    WEBHOOK_RETRY_BASE_MS: "20",
-    WEBHOOK_RETRY_MAX_MS: "100",
-    WEBHOOK_MAX_ATTEMPTS: "10",
-    WORKERS: "4",
-  });
+  const t = await startTestApp({ ...FAST_RETRIES, WEBHOOK_MAX_ATTEMPTS: "10", WORKERS: "4" });
   const secret = "thousand-events-secret";
   // Every seventh delivery is answered 500 the first time it arrives: those are retried.
   const receiver = await startReceiver({ secret, answer: ({ seen, deliveryId }) => (seen === 1 && deliveryId.charCodeAt(0) % 7 === 0 ? 500 : 200) });
