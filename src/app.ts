@@ -38,6 +38,7 @@ export interface Application {
 
 const COMPLETED_JOB_RETENTION_MS = 24 * 60 * 60_000;
 const FEEDBACK_PER_MINUTE = 100;
+const FINISHED_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
 /** The composition root: configuration -> store -> services -> routes and workers. */
 export async function createApplication(config: Config): Promise<Application> {
@@ -64,6 +65,7 @@ export async function createApplication(config: Config): Promise<Application> {
     "webhook.deliver": async ({ deliveryId, attempt }, { signal }) => webhooks.runner.run(deliveryId, attempt, signal),
     "jobs.prune": async () => {
       await queue.prune(COMPLETED_JOB_RETENTION_MS);
+      await webhooks.service.prune(FINISHED_DELIVERY_RETENTION_MS);
     },
   };
 

@@ -22,7 +22,8 @@ export class QueryLog {
       .insertInto("query_log")
       .values({
         org_id: entry.orgId,
-        request_id: entry.requestId,
+        // UUIDs compare case-insensitively; feedback looks them up lowercased.
+        request_id: entry.requestId.toLowerCase(),
         database_name: entry.database ?? null,
         collection: entry.collection ?? null,
         created_at: this.now(),
@@ -36,7 +37,7 @@ export class QueryLog {
       .selectFrom("query_log")
       .selectAll()
       .where("org_id", "=", orgId)
-      .where("request_id", "=", requestId)
+      .where("request_id", "=", requestId.toLowerCase())
       .executeTakeFirst();
   }
 }

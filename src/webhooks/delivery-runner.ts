@@ -40,6 +40,8 @@ export class DeliveryRunner {
     const delivery = await webhooks.getDelivery(deliveryId);
     if (!delivery || delivery.status !== "pending" || delivery.attempts !== attempt - 1) return;
     const outcome = await this.attempt(webhooks, delivery, signal);
+    // Cut short by a shutdown: record nothing; the worker gives the job back to the queue.
+    if (signal?.aborted) throw new Error("delivery interrupted by shutdown");
     const status: WebhookDeliveryStatus = outcome.ok
       ? "completed"
       : FINAL_CODES.has(outcome.code) || attempt >= delivery.max_attempts

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { invalidInput } from "../errors/app-error.js";
 import type { App } from "../http/app-type.js";
 import { requirePrincipal } from "../http/auth.js";
 import { DeliveryListQuery, DeliveryParams, RegisterBody, SigningSecretBody } from "./schemas.js";
@@ -14,10 +15,14 @@ function sendPlain(reply: FastifyReply, body: Record<string, unknown>, status = 
   return reply.code(status).send({ ...body, data: body });
 }
 
-// A body-less POST may still carry `Content-Type: application/json`; treat it as no body.
-async function allowEmptyBody(req: FastifyRequest): Promise<void> {
-  if (req.headers["content-length"] === "0") delete req.headers["content-type"];
+// Routes without fields take no body or a JSON object (ignored); a bare JSON null, array or
+// scalar is malformed. (A missing body reaches schema validation as null, hence this hook.)
+async function objectBodyIfAny(req: FastifyRequest): Promise<void> {
+  if (req.body !== undefined && (req.body === null || typeof req.body !== "object" || Array.isArray(req.body))) {
+    throw invalidInput("The body must be a JSON object when present");
+  }
 }
+const noFields = { config, preValidation: objectBodyIfAny };
 
 export function registerWebhookRoutes(app: App, service: WebhookService): void {
   app.get("/webhooks/indexing", { config, schema: { tags } }, async (req, reply) => {
@@ -41,13 +46,13 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     return sendPlain(reply, body);
   });
 
-  app.delete("/webhooks/indexing", { config, schema: { tags } }, async (req, reply) => {
+  app.delete("/webhooks/indexing", { ...noFields, schema: { tags } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     const deleted = await service.delete(orgId);
     return sendPlain(reply, { deleted, message: deleted ? "Webhook deleted" : "No webhook was registered" });
   });
 
-  app.post("/webhooks/indexing/signing-secret", { config, onRequest: allowEmptyBody, schema: { tags, body: SigningSecretBody } }, async (req, reply) => {
+  app.post("/webhooks/indexing/signing-secret", { ...noFields, schema: { tags, body: SigningSecretBody } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     const change = await service.setSecret(orgId, req.body?.signing_secret);
     const body: Record<string, unknown> = { signing_secret_configured: change.configured, message: "Signing secret set" };
@@ -58,7 +63,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     return sendPlain(reply, body);
   });
 
-  app.delete("/webhooks/indexing/signing-secret", { config, schema: { tags } }, async (req, reply) => {
+  app.delete("/webhooks/indexing/signing-secret", { ...noFields, schema: { tags } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     const change = await service.disableSigning(orgId);
     return sendPlain(reply, { signing_secret_configured: change.configured, message: "Signing disabled; deliveries are no longer signed" });
@@ -87,7 +92,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
 
   app.post(
     "/webhooks/indexing/deliveries/:delivery_id/retry",
-    { config, onRequest: allowEmptyBody, schema: { tags, params: DeliveryParams } },
+    { ...noFields, schema: { tags, params: DeliveryParams } },
     async (req, reply) => {
       const { orgId } = requirePrincipal(req);
       const result = await service.retry(orgId, req.params.delivery_id);
@@ -95,7 +100,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     },
   );
 
-  app.post("/webhooks/indexing/test", { config, onRequest: allowEmptyBody, schema: { tags } }, async (req, reply) => {
+  app.post("/webhooks/indexing/test", { ...noFields, schema: { tags } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     const result = await service.test(orgId);
     return sendPlain(reply, { delivered: result.delivered, status_code: result.statusCode, message: result.message });

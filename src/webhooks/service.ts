@@ -105,6 +105,11 @@ export class WebhookService {
     return row;
   }
 
+  /** Forgets finished deliveries older than the retention; pending ones are kept whatever their age. */
+  async prune(retentionMs: number): Promise<number> {
+    return new WebhookStore(this.store.db).pruneFinished(this.now() - retentionMs);
+  }
+
   /** Queues another round of attempts for a finished delivery; a pending one is left alone. */
   async retry(orgId: string, id: string): Promise<{ queued: boolean; message: string }> {
     const current = await this.getDelivery(orgId, id);

@@ -101,6 +101,16 @@ export class WebhookStore {
     return Number(res.numUpdatedRows) > 0;
   }
 
+  /** Deletes finished (completed or failed) deliveries last updated before `before`. */
+  async pruneFinished(before: number): Promise<number> {
+    const res = await this.db
+      .deleteFrom("webhook_deliveries")
+      .where("status", "<>", "pending")
+      .where("updated_at", "<", before)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
   /** A finished delivery becomes pending again with `extraAttempts` more attempts allowed. */
   async rearm(id: string, orgId: string, extraAttempts: number, at: number): Promise<DeliveryRow | undefined> {
     const res = await this.db

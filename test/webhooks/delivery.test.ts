@@ -141,4 +141,23 @@ describe("indexing webhook deliveries", () => {
     const got = receiver.requests.find((r) => r.event === "webhook.test");
     assert.ok(got?.verified);
   });
+
+  test("finished deliveries are forgotten by the hourly prune after 30 days; pending ones are kept", async () => {
+    receiver.options = { secret: undefined };
+    const done = await changeStatus(t.app, { orgId: t.orgId, itemId: "old-done", indexingStatus: "completed" });
+    assert.ok(done);
+    await deliveryWhen(t, done, finished);
+    const db = t.app.store.db;
+    const longAgo = Date.now() - 31 * 24 * 60 * 60_000;
+    await db.updateTable("webhook_deliveries").set({ updated_at: longAgo }).where("id", "=", done).execute();
+    await db.insertInto("webhook_deliveries").values({
+      id: "stuck-pending", org_id: t.orgId, event_type: "indexing.status_changed", doc_id: "x", database_name: "d", collection: "c",
+      indexing_status: "completed", payload: "{}", status: "pending", attempts: 0, max_attempts: 1, error_code: "", error_message: "",
+      last_status_code: null, created_at: longAgo, updated_at: longAgo, completed_at: null,
+    }).execute();
+    const job = await t.app.queue.enqueue("jobs.prune", {});
+    await eventually(async () => (await t.app.queue.get(job))?.status === "completed");
+    assert.equal((await t.request("GET", `/webhooks/indexing/deliveries/${done}`)).status, 404);
+    assert.equal((await t.request("GET", "/webhooks/indexing/deliveries/stuck-pending")).status, 200);
+  });
 });

@@ -75,9 +75,13 @@ describe("webhook registration and signing secrets", () => {
     assert.match(field<string>(bare.body, "signing_secret"), /^whsec_/);
     assert.equal(bare.body.signing_secret_configured, true);
 
-    const emptyJson = await t.request("POST", "/webhooks/indexing/signing-secret", { rawBody: "", headers: { "Content-Type": "application/json" } });
-    assert.equal(emptyJson.status, 200, emptyJson.text);
-    assert.notEqual(emptyJson.body.signing_secret, bare.body.signing_secret);
+    const emptyObject = await t.request("POST", "/webhooks/indexing/signing-secret", { body: {} });
+    assert.equal(emptyObject.status, 200, emptyObject.text);
+    assert.notEqual(emptyObject.body.signing_secret, bare.body.signing_secret, "a new secret each time");
+    for (const rawBody of ["null", "[]", '"secret"', ""]) {
+      const res = await t.request("POST", "/webhooks/indexing/signing-secret", { rawBody, headers: { "Content-Type": "application/json" } });
+      assert.equal(res.status, 400, `raw ${JSON.stringify(rawBody)}`);
+    }
 
     const set = await t.request("POST", "/webhooks/indexing/signing-secret", { body: { signing_secret: "my-own-secret-value" } });
     assert.deepEqual([set.status, set.body.signing_secret, set.body.signing_secret_configured], [200, undefined, true]);
