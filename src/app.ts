@@ -33,6 +33,11 @@ import { OrgService } from "./orgs/service.js";
 import { openStore, type Store } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
 import { registerSystemRoutes } from "./system/routes.js";
+import { QueryLog } from "./feedback/query-log.js";
+import { registerFeedbackRoutes } from "./feedback/routes.js";
+import { FeedbackService } from "./feedback/service.js";
+import { createWebhooks, type WebhookOutbox } from "./webhooks/index.js";
+import { registerWebhookRoutes } from "./webhooks/routes.js";
 
 export interface Application {
   readonly config: Config;
@@ -45,11 +50,17 @@ export interface Application {
   readonly pipeline: IngestPipeline;
   readonly maintenance: ContextMaintenance;
   readonly vectors: VectorStore;
+  /** Ingestion records indexing status changes here, in the transaction that writes them. */
+  readonly outbox: WebhookOutbox;
+  /** POST /query records each answered query here, so feedback can refer to it. */
+  readonly queryLog: QueryLog;
   /** Stops accepting, finishes in-flight requests, releases claimed jobs, closes the store. */
   close(): Promise<void>;
 }
 
 const COMPLETED_JOB_RETENTION_MS = 24 * 60 * 60_000;
+const FEEDBACK_PER_MINUTE = 100;
+const FINISHED_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
 /** The composition root: configuration -> store -> services -> routes and workers. */
 export async function createApplication(config: Config): Promise<Application> {
@@ -70,7 +81,7 @@ export async function createApplication(config: Config): Promise<Application> {
   const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel);
   const pipeline = new IngestPipeline(store, chunker, embedder, vectors);
   const ingest = new IngestService(store, queue, databases, blobs, vectors, () => worker?.wake());
-  const maintenance = new ContextMaintenance(store, blobs, vectors);
+  const maintenance = new ContextMaintenance(store, blobs, vectors, (id, generation, error) => pipeline.endWithError(id, generation, error));
   databases.registerPurger(async (tx, database) => {
     await new ItemStore(tx).deleteDatabase(database.id);
     await blobs.deleteDatabase(tx, database.id);
@@ -81,6 +92,14 @@ export async function createApplication(config: Config): Promise<Application> {
     config.embedding.provider === "local" ? 512 : (config.embedding.dimensions ?? 0),
   );
   stats.register((database) => new ItemStore(store.db).countByCorpus(database.id));
+  const queryLog = new QueryLog();
+  const feedback = new FeedbackService(store, databases, queryLog, { perMinute: FEEDBACK_PER_MINUTE });
+  databases.registerPurger((tx, row) => feedback.purgeDatabase(tx, row.id));
+  const webhooks = createWebhooks(config, store, queue, () => worker?.wake());
+  // Terminal indexing outcomes become webhook deliveries in the same transaction (outbox).
+  pipeline.onStatusChange(async (tx, change) => {
+    await webhooks.outbox.recordStatusChange(tx, change);
+  });
 
   const handlers: JobHandlers = {
     "database.provision": async ({ databaseId }) => databases.provision(databaseId),
@@ -92,8 +111,10 @@ export async function createApplication(config: Config): Promise<Application> {
     "memory.purge-expired": async () => {
       await maintenance.purgeExpired();
     },
+    "webhook.deliver": async ({ deliveryId, attempt }, { signal }) => webhooks.runner.run(deliveryId, attempt, signal),
     "jobs.prune": async () => {
       await queue.prune(COMPLETED_JOB_RETENTION_MS);
+      await webhooks.service.prune(FINISHED_DELIVERY_RETENTION_MS);
     },
   };
 
@@ -111,6 +132,8 @@ export async function createApplication(config: Config): Promise<Application> {
   registerListRoutes(server, new ListService(store, databases));
   registerInspectRoutes(server, new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store)));
   registerEditRoutes(server, new ContextEditService(store, databases, blobs, vectors));
+  registerFeedbackRoutes(server, feedback);
+  registerWebhookRoutes(server, webhooks.service);
 
   worker = new WorkerPool(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,
@@ -135,6 +158,8 @@ export async function createApplication(config: Config): Promise<Application> {
     pipeline,
     maintenance,
     vectors,
+    outbox: webhooks.outbox,
+    queryLog,
     close() {
       closing ??= (async () => {
         await server.close();

@@ -13,6 +13,15 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly bootstrapApiKeys: readonly string[];
   readonly webhookAllowPrivateUrls: boolean;
+  /** Key material for encrypting webhook signing secrets at rest; null stores them unencrypted. */
+  readonly webhookSecretKey: string | null;
+  /** Delivery attempts per event before its record ends failed. */
+  readonly webhookMaxAttempts: number;
+  /** First retry delay of a failed delivery; doubles per attempt with jitter, capped at webhookRetryMaxMs. */
+  readonly webhookRetryBaseMs: number;
+  readonly webhookRetryMaxMs: number;
+  /** Budget of one delivery attempt (DNS, connect, redirects, response). */
+  readonly webhookTimeoutMs: number;
   /** Per-organization cap on databases (403 FORBIDDEN beyond it). */
   readonly maxDatabasesPerOrg: number;
   /** Requests per minute per API key; 0 disables the limiter. */
@@ -147,6 +156,11 @@ export function loadConfig(env: Env = process.env): Config {
         .filter((k) => k.length > 0),
     ),
     webhookAllowPrivateUrls: bool(env, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
+    webhookSecretKey: env.WEBHOOK_SECRET_KEY?.trim() || null,
+    webhookMaxAttempts: int(env, "WEBHOOK_MAX_ATTEMPTS", 8, 1, 100),
+    webhookRetryBaseMs: int(env, "WEBHOOK_RETRY_BASE_MS", 10_000, 1, 3_600_000),
+    webhookRetryMaxMs: int(env, "WEBHOOK_RETRY_MAX_MS", 30 * 60_000, 1, 24 * 3_600_000),
+    webhookTimeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 10_000, 100, 60_000),
     maxDatabasesPerOrg: int(env, "MAX_DATABASES_PER_ORG", 100, 1, 1_000_000),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
     workerConcurrency: int(env, "WORKERS", 4, 0, 256),
@@ -173,6 +187,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     embedding: "apiKey" in config.embedding ? { ...config.embedding, apiKey: config.embedding.apiKey ? "***" : null } : config.embedding,
     chatModel: config.chatModel ? { ...config.chatModel, apiKey: config.chatModel.apiKey ? "***" : null } : null,
     fileUrlSecret: config.fileUrlSecret ? "***" : null,
+    webhookSecretKey: config.webhookSecretKey ? "***" : null,
     backend: config.databaseUrl ? "postgres" : "sqlite",
   };
 }

@@ -12,6 +12,8 @@ export class ContextMaintenance {
     private readonly store: Store,
     private readonly blobs: BlobStore,
     private readonly vectors: VectorStore,
+    /** Ends an item errored through the pipeline, so status listeners (webhooks) hear of it. */
+    private readonly endWithError: (itemId: string, generation: number, error: { code: string; message: string }) => Promise<boolean>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -36,8 +38,7 @@ export class ContextMaintenance {
         .executeTakeFirst();
       if (job && job.status !== "dead" && job.status !== "completed") continue;
       const message = `indexing job ${job ? "failed" : "was lost"}${job?.last_error ? `: ${job.last_error}` : ""}`;
-      const ok = await new ItemStore(this.store.db).setStatus(item.id, item.generation, "errored", this.now(), { code: "PROCESSING_FAILED", message });
-      if (ok) ended += 1;
+      if (await this.endWithError(item.id, item.generation, { code: "PROCESSING_FAILED", message })) ended += 1;
     }
     return ended;
   }

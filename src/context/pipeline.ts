@@ -64,6 +64,19 @@ export class IngestPipeline {
     }
   }
 
+  /** Ends an item `errored` (reconciliation of lost jobs); false when it was replaced or is gone. */
+  async endWithError(itemId: string, generation: number, error: { code: string; message: string }): Promise<boolean> {
+    const item = await new ItemStore(this.store.db).getById(itemId);
+    if (!item || item.generation !== generation) return false;
+    try {
+      await this.setStatus(item, "errored", error);
+      return true;
+    } catch (err) {
+      if (err instanceof Superseded) return false;
+      throw err;
+    }
+  }
+
   private async run(item: ItemRow, ctx: JobContext): Promise<void> {
     await this.setStatus(item, "processing");
     const built = await this.builder.build(item);

@@ -59,6 +59,16 @@ export const JOB_CATALOG = {
     timeoutMs: 5 * 60_000,
     everyMs: 5 * 60_000,
   }),
+  // One job per delivery attempt: the handler records the outcome and enqueues the next
+  // attempt itself, with the WEBHOOK_RETRY_* schedule. These job-level retries only cover
+  // infrastructure failures (the store unreachable while recording an outcome).
+  "webhook.deliver": spec({
+    payload: Type.Object({ deliveryId: Type.String(), attempt: Type.Integer({ minimum: 1 }) }),
+    maxAttempts: 20,
+    backoffMs: 1_000,
+    maxBackoffMs: 10 * 60_000,
+    timeoutMs: 2 * 60_000,
+  }),
   "jobs.prune": spec({
     payload: Type.Object({}),
     maxAttempts: 3,

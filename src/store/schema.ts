@@ -168,6 +168,66 @@ export interface SettingsTable {
   created_at: number;
 }
 
+export type WebhookDeliveryStatus = "pending" | "completed" | "failed";
+
+export interface QueryLogTable {
+  org_id: string;
+  request_id: string;
+  database_name: string | null;
+  collection: string | null;
+  created_at: number;
+}
+
+export interface FeedbackTable {
+  id: string;
+  org_id: string;
+  request_id: string;
+  database_id: string | null;
+  database_name: string | null;
+  collection: string | null;
+  feedback: string | null;
+  rating: string | null;
+  source: string;
+  /** JSON {answer?, source_ids?} after normalisation. */
+  ground_truth: string | null;
+  /** JSON object. */
+  metadata: string | null;
+  created_at: number;
+}
+
+export interface WebhookEndpointsTable {
+  org_id: string;
+  url: string;
+  /** JSON array of event kinds. */
+  event_types: string;
+  /** Sealed secret (webhooks/secret-box.ts); null when signing is disabled. */
+  signing_secret: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  org_id: string;
+  event_type: string;
+  doc_id: string;
+  database_name: string;
+  collection: string;
+  indexing_status: string;
+  /** The exact JSON body sent on every attempt. */
+  payload: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  max_attempts: number;
+  /** Last delivery failure; empty strings when there is none. */
+  error_code: string;
+  error_message: string;
+  last_status_code: number | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
 export interface Schema {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -181,4 +241,8 @@ export interface Schema {
   context_vectors: ContextVectorsTable;
   blobs: BlobsTable;
   settings: SettingsTable;
+  query_log: QueryLogTable;
+  feedback: FeedbackTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
