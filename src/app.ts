@@ -5,6 +5,8 @@ import { registerDatabaseRoutes } from "./databases/routes.js";
 import { DatabaseService } from "./databases/service.js";
 import { DatabaseStats } from "./databases/stats.js";
 import { DatabaseStore } from "./databases/store.js";
+import { registerGraphAreaRoutes } from "./graph-area/routes.js";
+import { GraphAreaService } from "./graph-area/service.js";
 import type { App } from "./http/app-type.js";
 import { RateLimiter } from "./http/rate-limit.js";
 import { createServer } from "./http/server.js";
@@ -43,6 +45,8 @@ export async function createApplication(config: Config): Promise<Application> {
     worker?.wake(),
   );
   const stats = new DatabaseStats(new DatabaseStore(store.db), () => 0);
+  const graphArea = new GraphAreaService(store, databases, { maxRows: config.graphMaxRows, timeoutMs: config.graphQueryTimeoutMs });
+  stats.register((row) => graphArea.counts(row));
 
   const handlers: JobHandlers = {
     "database.provision": async ({ databaseId }) => databases.provision(databaseId),
@@ -61,6 +65,7 @@ export async function createApplication(config: Config): Promise<Application> {
   registerSystemRoutes(server, store);
   registerDatabaseRoutes(server, databases, stats);
   registerLegacyTenantRoutes(server, databases, stats);
+  registerGraphAreaRoutes(server, graphArea);
 
   worker = new JobWorker(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,

@@ -25,6 +25,10 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** How long SIGTERM waits for in-flight requests and jobs before giving up. */
   readonly shutdownTimeoutMs: number;
+  /** Graph area: time budget of one Cypher query; past it the query is rolled back (400). */
+  readonly graphQueryTimeoutMs: number;
+  /** Graph area: rows returned at most per query; further rows are dropped. */
+  readonly graphMaxRows: number;
 }
 
 export class ConfigError extends Error {}
@@ -88,6 +92,8 @@ export function loadConfig(env: Env = process.env): Config {
     jobPollMs: int(env, "JOB_POLL_MS", 250, 10, 60_000),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 100, 600_000),
+    graphQueryTimeoutMs: int(env, "GRAPH_QUERY_TIMEOUT_MS", 30_000, 1, 3_600_000),
+    graphMaxRows: int(env, "GRAPH_MAX_ROWS", 10_000, 1, 10_000_000),
   });
 }
 

@@ -69,6 +69,43 @@ export interface SchemaMigrationsTable {
   applied_at: number;
 }
 
+/** One graph of the graph area; `version` increases with every committed change. */
+export interface GraphCollectionsTable {
+  id: string;
+  org_id: string;
+  database_id: string;
+  name: string;
+  version: number;
+  created_at: number;
+}
+
+/** Graph rows carry their organization and database; `labels` and `properties` are JSON text. */
+interface GraphRowScope {
+  collection_id: string;
+  org_id: string;
+  database_id: string;
+}
+
+export interface GraphNodesTable extends GraphRowScope {
+  node_id: number;
+  labels: string;
+  properties: string;
+}
+
+export interface GraphRelationshipsTable extends GraphRowScope {
+  rel_id: number;
+  type: string;
+  start_node: number;
+  end_node: number;
+  properties: string;
+}
+
+export interface GraphIndexesTable extends GraphRowScope {
+  entity: "node" | "relationship";
+  token: string;
+  property: string;
+}
+
 export interface Schema {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -76,4 +113,8 @@ export interface Schema {
   collections: CollectionsTable;
   jobs: JobsTable;
   schema_migrations: SchemaMigrationsTable;
+  graph_collections: GraphCollectionsTable;
+  graph_nodes: GraphNodesTable;
+  graph_relationships: GraphRelationshipsTable;
+  graph_indexes: GraphIndexesTable;
 }
