@@ -30,8 +30,12 @@ export function encodeValue(v: PropertyValue): Encoded {
       if (Object.is(v, -0)) return { f: "-0" };
       return Number.isFinite(v) ? { f: v } : { f: String(v) };
     case "object":
-      return v.map(encodeValue);
+    case "function":
+    case "symbol":
+    case "undefined":
+      break;
   }
+  return v.map(encodeValue);
 }
 
 export function decodeValue(e: unknown): PropertyValue {
@@ -79,5 +83,5 @@ export function encodeLabels(labels: readonly string[]): string {
 export function decodeLabels(text: string): string[] {
   const labels = JSON.parse(text) as unknown;
   if (!Array.isArray(labels) || !labels.every((l) => typeof l === "string")) throw new Error("stored labels are malformed");
-  return labels as string[];
+  return labels;
 }
