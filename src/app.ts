@@ -23,6 +23,7 @@ export interface Application {
   readonly store: Store;
   readonly orgs: OrgService;
   readonly databases: DatabaseService;
+  readonly graphArea: GraphAreaService;
   readonly queue: JobQueue;
   readonly worker: JobWorker;
   /** Stops accepting, finishes in-flight requests, releases claimed jobs, closes the store. */
@@ -84,6 +85,7 @@ export async function createApplication(config: Config): Promise<Application> {
     store,
     orgs,
     databases,
+    graphArea,
     queue,
     worker: activeWorker,
     close() {

@@ -10,10 +10,9 @@ export class WriteAttempted extends Error {
  * throws `WriteAttempted` before touching anything, so a query run optimistically without the
  * collection lock either completes as a pure read or aborts with the graph unchanged.
  *
- * Why a guard rather than classifying the query from its AST: the guard is exact (a MERGE that
- * finds its pattern, or a SET in a branch no row reaches, stays a lock-free read), and it cannot
- * drift from the grammar when clauses are added. The cost of a wrong guess is one aborted run,
- * which for writes is cut short at their first write.
+ * Why a guard as well as the clause check in `write-intent.ts`: only running tells whether a
+ * MERGE writes, and a MERGE that finds its pattern should stay a lock-free read. The guard is also
+ * the safety net: whatever the clause check lets through as a read cannot write without the lock.
  */
 export class CollectionGraph extends MemoryGraphStore {
   readOnly = false;

@@ -1,17 +1,11 @@
 import type { ChangeSet, IndexDefinition } from "../cypher/index.js";
-import type { Executor } from "../store/db.js";
+import type { Backend, Executor } from "../store/db.js";
+import { upsertNodes, upsertRelationships, type CollectionRowScope, type RelationshipRow } from "./bulk-upsert.js";
 import { CollectionGraph } from "./collection-graph.js";
 import { decodeLabels, decodeProperties, encodeLabels, encodeProperties } from "./property-codec.js";
 
-/** Where a collection's rows live; every row carries all three ids. */
-export interface CollectionRowScope {
-  readonly collectionId: string;
-  readonly orgId: string;
-  readonly databaseId: string;
-}
-
-// Rows per statement: well below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
-const WRITE_BATCH = 1_000;
+// Ids per DELETE statement: well below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
+const DELETE_BATCH = 1_000;
 // Rows per page when loading; keyset pages keep memory flat on graphs of millions of rows.
 const LOAD_PAGE = 20_000;
 
@@ -81,41 +75,28 @@ export function isEmptyChangeSet(c: ChangeSet): boolean {
  * One change set never holds an id both deleted and created (the engine frees ids only between
  * change sets), so the order of deletes and upserts does not matter.
  */
-export async function writeChangeSet(db: Executor, scope: CollectionRowScope, graph: CollectionGraph, changes: ChangeSet): Promise<void> {
-  const { collectionId, orgId, databaseId } = scope;
-  const ids = { collection_id: collectionId, org_id: orgId, database_id: databaseId };
-  for (const batch of chunks(changes.deletedRelationships, WRITE_BATCH)) {
+export async function writeChangeSet(
+  db: Executor,
+  backend: Backend,
+  scope: CollectionRowScope,
+  graph: CollectionGraph,
+  changes: ChangeSet,
+): Promise<void> {
+  const { collectionId } = scope;
+  for (const batch of chunks(changes.deletedRelationships, DELETE_BATCH)) {
     await db.deleteFrom("graph_relationships").where("collection_id", "=", collectionId).where("rel_id", "in", batch).execute();
   }
-  for (const batch of chunks(changes.deletedNodes, WRITE_BATCH)) {
+  for (const batch of chunks(changes.deletedNodes, DELETE_BATCH)) {
     await db.deleteFrom("graph_nodes").where("collection_id", "=", collectionId).where("node_id", "in", batch).execute();
   }
-  for (const batch of chunks([...changes.createdNodes, ...changes.updatedNodes], WRITE_BATCH)) {
-    const rows = batch.map((id) => ({
-      ...ids,
-      node_id: id,
-      labels: encodeLabels(graph.nodeLabels(id)),
-      properties: encodeProperties(graph.nodeProperties(id)),
-    }));
-    await db
-      .insertInto("graph_nodes")
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(["collection_id", "node_id"]).doUpdateSet((eb) => ({ labels: eb.ref("excluded.labels"), properties: eb.ref("excluded.properties") })),
-      )
-      .execute();
-  }
-  for (const batch of chunks([...changes.createdRelationships, ...changes.updatedRelationships], WRITE_BATCH)) {
-    const rows = batch.map((id) => {
-      const rel = graph.relationship(id);
-      return { ...ids, rel_id: id, type: rel.type, start_node: rel.start, end_node: rel.end, properties: encodeProperties(graph.relProperties(id)) };
-    });
-    await db
-      .insertInto("graph_relationships")
-      .values(rows)
-      .onConflict((oc) => oc.columns(["collection_id", "rel_id"]).doUpdateSet((eb) => ({ properties: eb.ref("excluded.properties") })))
-      .execute();
-  }
+  const touchedNodes = [...changes.createdNodes, ...changes.updatedNodes];
+  await upsertNodes(db, backend, scope, touchedNodes.map((id) => [id, encodeLabels(graph.nodeLabels(id)), encodeProperties(graph.nodeProperties(id))]));
+  const touchedRels = [...changes.createdRelationships, ...changes.updatedRelationships];
+  const relRows = touchedRels.map((id): RelationshipRow => {
+    const rel = graph.relationship(id);
+    return [id, rel.type, rel.start, rel.end, encodeProperties(graph.relProperties(id))];
+  });
+  await upsertRelationships(db, backend, scope, relRows);
   if (changes.indexesChanged) await replaceIndexes(db, scope, graph.listIndexes());
 }
 

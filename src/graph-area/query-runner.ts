@@ -4,6 +4,7 @@ import type { CollectionCache, CollectionEntry } from "./collection-cache.js";
 import { CollectionGraph, WriteAttempted } from "./collection-graph.js";
 import { isEmptyChangeSet, loadGraph, writeChangeSet } from "./graph-rows.js";
 import type { CollectionHead, CollectionScope, GraphCollectionStore } from "./store.js";
+import { certainlyWrites } from "./write-intent.js";
 
 export interface QueryLimits {
   /** Rows returned at most; the rest are dropped (documented cap). */
@@ -27,10 +28,11 @@ const OPTIMISTIC_ATTEMPTS = 4;
  * - Every query first reads the collection's committed head (id, version). A cache that is
  *   behind (another process wrote, or the collection was dropped and re-created) is reloaded
  *   under a share lock, so the load sees one consistent state.
- * - Queries run optimistically as reads on the cached graph, without the write lock. The first
- *   write attempt aborts the run untouched (see `CollectionGraph`) and the query is re-run as a
- *   write: one store transaction locks the collection row, re-checks the version, runs the query,
- *   writes its change set, bumps the version and commits.
+ * - Queries with an update clause (see `certainlyWrites`) go straight to the write path. Others
+ *   run optimistically as reads on the cached graph, without the write lock; a write attempt
+ *   (a MERGE that found nothing) aborts the run untouched (see `CollectionGraph`) and the query
+ *   is re-run as a write: one store transaction locks the collection row, re-checks the version,
+ *   runs the query, writes its change set, bumps the version and commits.
  * - An engine error is rolled back by the engine and by the transaction. A store error after the
  *   engine succeeded cannot be undone in memory any more (the engine has already committed its
  *   undo log), so the cached graph is discarded and the next query reloads the committed state.
@@ -47,7 +49,8 @@ export class GraphQueryRunner {
 
   async run(scope: CollectionScope, query: string, params: Readonly<Record<string, unknown>>): Promise<QueryOutcome> {
     const entry = this.cache.entry(scope.databaseId, scope.name);
-    for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+    const optimisticAttempts = certainlyWrites(query) ? 0 : OPTIMISTIC_ATTEMPTS;
+    for (let attempt = 0; attempt < optimisticAttempts; attempt++) {
       if (entry.mutating) await entry.mutating;
       const stored = await this.collections.head(this.store.db, scope.databaseId, scope.name);
       // A local writer may have started while the head was read; its changes are not committed.
@@ -113,7 +116,7 @@ export class GraphQueryRunner {
           const outcome = { rows: renderRows(graph, result.columns, result.rows), truncated: result.truncated };
           const changes = graph.takeChanges();
           if (!isEmptyChangeSet(changes)) {
-            await writeChangeSet(tx, { collectionId: head.id, orgId: scope.orgId, databaseId: scope.databaseId }, graph, changes);
+            await writeChangeSet(tx, this.store.backend, { collectionId: head.id, orgId: scope.orgId, databaseId: scope.databaseId }, graph, changes);
             head = { id: head.id, version: head.version + 1 };
             await this.collections.setVersion(tx, head.id, head.version);
           }
