@@ -10,7 +10,7 @@
 import { createApplication, type Application } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { createTestDb } from "../test/helpers/test-db.js";
-import { measure, option, seededRandom } from "./bench-utils.js";
+import { measure, measureShapes, option, seededRandom, socialGraphShapes } from "./bench-utils.js";
 
 const NODES = option("nodes", 100_000);
 const RELS = option("rels", 1_000_000);
@@ -55,20 +55,10 @@ try {
   }
   console.log(`load ${RELS} relationships (UNWIND batches of ${BATCH}): ${seconds(t0)} s`);
 
-  const run = (q: string, params: () => Record<string, unknown> = () => ({})) => async () => (await query("social", q, params())).rows.length;
-  await measure("indexed lookup", RUNS * 5, run("MATCH (n:Person {id: $id}) RETURN n.name AS name", () => ({ id: pick(NODES) })));
-  await measure("2-hop count from degree-100 node", RUNS, run("MATCH (a:Person {id: 0})-[:KNOWS]->()-[:KNOWS]->(c) RETURN count(c) AS c"));
-  await measure(
-    "filtered var-length (1..3 hops)",
-    RUNS,
-    run("MATCH (a:Person {id: $id})-[:KNOWS*1..3]->(b) WHERE b.age > 70 RETURN count(b) AS c", () => ({ id: 1 + pick(NODES - 1) })),
-  );
-  await measure(
-    "shortestPath random pairs (<= 6)",
-    Math.max(10, Math.floor(RUNS / 10)),
-    run("MATCH (a:Person {id: $a}), (b:Person {id: $b}) RETURN length(shortestPath((a)-[:KNOWS*..6]->(b))) AS len", () => ({ a: pick(NODES), b: pick(NODES) })),
-  );
-  await measure("single-node write (SET, persisted)", RUNS, run("MATCH (n:Person {id: $id}) SET n.seen = true", () => ({ id: pick(NODES) })));
+  await measureShapes(socialGraphShapes(NODES, RUNS, pick), async (q, params) => (await query("social", q, params)).rows.length);
+  await measure("single-node write (SET, persisted)", RUNS, async () => {
+    return (await query("social", "MATCH (n:Person {id: $id}) SET n.seen = true", { id: pick(NODES) })).rows.length;
+  });
 
   t0 = performance.now();
   await query("items", "UNWIND range(1, 100000) AS i CREATE (:Item {i: i, name: 'item' + i})");

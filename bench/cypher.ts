@@ -5,7 +5,7 @@
  * Targets: indexed lookup p50 < 1 ms, 2-hop count p50 < 5 ms, UNWIND create 100k nodes < 5 s.
  */
 import { MemoryGraphStore, executeCypher } from "../src/cypher/index.js";
-import { measure, option, seededRandom } from "./bench-utils.js";
+import { measureShapes, option, seededRandom, socialGraphShapes } from "./bench-utils.js";
 
 const NODES = option("nodes", 100_000);
 const RELS = option("rels", 1_000_000);
@@ -37,20 +37,7 @@ function buildGraph(): MemoryGraphStore {
 }
 
 const store = buildGraph();
-const run = (query: string, params: () => Record<string, unknown> = () => ({})) => () => executeCypher(store, query, params()).rows.length;
-
-await measure("indexed lookup", RUNS * 5, run("MATCH (n:Person {id: $id}) RETURN n.name AS name", () => ({ id: pick(NODES) })));
-await measure("2-hop count from degree-100 node", RUNS, run("MATCH (a:Person {id: 0})-[:KNOWS]->()-[:KNOWS]->(c) RETURN count(c) AS c"));
-await measure(
-  "filtered var-length (1..3 hops)",
-  RUNS,
-  run("MATCH (a:Person {id: $id})-[:KNOWS*1..3]->(b) WHERE b.age > 70 RETURN count(b) AS c", () => ({ id: 1 + pick(NODES - 1) })),
-);
-await measure(
-  "shortestPath random pairs (<= 6)",
-  Math.max(10, Math.floor(RUNS / 10)),
-  run("MATCH (a:Person {id: $a}), (b:Person {id: $b}) RETURN length(shortestPath((a)-[:KNOWS*..6]->(b))) AS len", () => ({ a: pick(NODES), b: pick(NODES) })),
-);
+await measureShapes(socialGraphShapes(NODES, RUNS, pick), (query, params) => executeCypher(store, query, params).rows.length);
 
 const fresh = new MemoryGraphStore();
 const t0 = performance.now();
