@@ -26,8 +26,8 @@ const OPTIMISTIC_ATTEMPTS = 4;
  * in-memory copy per process:
  *
  * - Every query first reads the collection's committed head (id, version). A cache that is
- *   behind (another process wrote, or the collection was dropped and re-created) is reloaded
- *   under a share lock, so the load sees one consistent state.
+ *   behind (another process wrote, or the collection was dropped and re-created) is reloaded in
+ *   a snapshot transaction: one consistent state, without blocking anyone's writes.
  * - Queries with an update clause (see `certainlyWrites`) go straight to the write path. Others
  *   run optimistically as reads on the cached graph, without the write lock; a write attempt
  *   (a MERGE that found nothing) aborts the run untouched (see `CollectionGraph`) and the query
@@ -86,8 +86,8 @@ export class GraphQueryRunner {
 
   private reload(entry: CollectionEntry, scope: CollectionScope): Promise<void> {
     return entry.exclusive(() =>
-      this.store.transaction(async (tx) => {
-        const head = await this.collections.locked(tx, scope.databaseId, scope.name, "share");
+      this.store.snapshot(async (tx) => {
+        const head = await this.collections.head(tx, scope.databaseId, scope.name);
         if (head === null) entry.discard();
         else if (entry.freshness(head) !== "current") entry.install(await loadGraph(tx, head.id), head);
       }),

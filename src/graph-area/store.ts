@@ -17,8 +17,8 @@ export interface CollectionScope {
 
 /**
  * The collection rows of the graph area (`graph_collections`). Locking is where the backends
- * differ: PostgreSQL locks the collection row (FOR UPDATE for writers, FOR SHARE for loaders);
- * SQLite has one writer at a time anyway and the caller's transaction is BEGIN IMMEDIATE.
+ * differ: PostgreSQL locks the collection row FOR UPDATE; SQLite has one writer at a time anyway
+ * and the caller's transaction is BEGIN IMMEDIATE.
  */
 export class GraphCollectionStore {
   constructor(private readonly backend: Backend) {}
@@ -41,22 +41,22 @@ export class GraphCollectionStore {
       .values({ id: newId(), org_id: scope.orgId, database_id: scope.databaseId, name: scope.name, version: 0, created_at: at })
       .onConflict((oc) => oc.columns(["database_id", "name"]).doNothing())
       .execute();
-    const head = await this.locked(tx, scope.databaseId, scope.name, "update");
+    const head = await this.locked(tx, scope.databaseId, scope.name);
     if (!head) throw new Error(`graph collection '${scope.name}' vanished while being locked`);
     return head;
   }
 
-  /** Locks an existing collection so that no writer commits while it is read or dropped. */
-  locked(tx: Executor, databaseId: string, name: string, mode: "update" | "share"): Promise<CollectionHead | null> {
+  /** Locks an existing collection against other writers (and droppers) until the transaction ends. */
+  async locked(tx: Executor, databaseId: string, name: string): Promise<CollectionHead | null> {
     if (this.backend === "sqlite") return this.head(tx, databaseId, name);
-    const q = tx
+    const row = await tx
       .selectFrom("graph_collections")
       .select(["id", "version"])
       .where("database_id", "=", databaseId)
-      .where("name", "=", name);
-    return (mode === "update" ? q.forUpdate() : q.forShare())
-      .executeTakeFirst()
-      .then((row) => (row ? { id: row.id, version: Number(row.version) } : null));
+      .where("name", "=", name)
+      .forUpdate()
+      .executeTakeFirst();
+    return row ? { id: row.id, version: Number(row.version) } : null;
   }
 
   async setVersion(tx: Executor, id: string, version: number): Promise<void> {
@@ -76,7 +76,7 @@ export class GraphCollectionStore {
 
   /** Drops one collection with all of its rows; false when it did not exist. */
   async drop(tx: Executor, databaseId: string, name: string): Promise<boolean> {
-    const head = await this.locked(tx, databaseId, name, "update");
+    const head = await this.locked(tx, databaseId, name);
     if (!head) return false;
     await deleteGraphRows(tx, head.id);
     await tx.deleteFrom("graph_collections").where("id", "=", head.id).execute();
