@@ -5,43 +5,14 @@
  * Targets: indexed lookup p50 < 1 ms, 2-hop count p50 < 5 ms, UNWIND create 100k nodes < 5 s.
  */
 import { MemoryGraphStore, executeCypher } from "../src/cypher/index.js";
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) ? v : fallback;
-}
+import { measureShapes, option, seededRandom, socialGraphShapes } from "./bench-utils.js";
 
 const NODES = option("nodes", 100_000);
 const RELS = option("rels", 1_000_000);
 const RUNS = option("runs", 200);
 
-/** Deterministic xorshift so every run measures the same graph. */
-let seed = 0x2545f491;
-function random(): number {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 4294967296;
-}
+const random = seededRandom();
 const pick = (n: number) => Math.floor(random() * n);
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-}
-
-function measure(name: string, runs: number, query: string, params: () => Record<string, unknown>, store: MemoryGraphStore): void {
-  const times: number[] = [];
-  let rows = 0;
-  for (let i = 0; i < runs; i++) {
-    const p = params();
-    const t0 = performance.now();
-    rows += executeCypher(store, query, p).rows.length;
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  console.log(`${name.padEnd(34)} p50 ${percentile(times, 0.5).toFixed(3).padStart(9)} ms   p95 ${percentile(times, 0.95).toFixed(3).padStart(9)} ms   (${runs} runs, ${rows} rows)`);
-}
 
 function buildGraph(): MemoryGraphStore {
   const store = new MemoryGraphStore();
@@ -66,24 +37,7 @@ function buildGraph(): MemoryGraphStore {
 }
 
 const store = buildGraph();
-const someNode = () => ({ id: pick(NODES) });
-
-measure("indexed lookup", RUNS * 5, "MATCH (n:Person {id: $id}) RETURN n.name AS name", someNode, store);
-measure("2-hop count from degree-100 node", RUNS, "MATCH (a:Person {id: 0})-[:KNOWS]->()-[:KNOWS]->(c) RETURN count(c) AS c", () => ({}), store);
-measure(
-  "filtered var-length (1..3 hops)",
-  RUNS,
-  "MATCH (a:Person {id: $id})-[:KNOWS*1..3]->(b) WHERE b.age > 70 RETURN count(b) AS c",
-  () => ({ id: 1 + pick(NODES - 1) }),
-  store,
-);
-measure(
-  "shortestPath random pairs (<= 6)",
-  Math.max(10, Math.floor(RUNS / 10)),
-  "MATCH (a:Person {id: $a}), (b:Person {id: $b}) RETURN length(shortestPath((a)-[:KNOWS*..6]->(b))) AS len",
-  () => ({ a: pick(NODES), b: pick(NODES) }),
-  store,
-);
+await measureShapes(socialGraphShapes(NODES, RUNS, pick), (query, params) => executeCypher(store, query, params).rows.length);
 
 const fresh = new MemoryGraphStore();
 const t0 = performance.now();

@@ -23,6 +23,8 @@ import { registerDatabaseRoutes } from "./databases/routes.js";
 import { DatabaseService } from "./databases/service.js";
 import { DatabaseStats } from "./databases/stats.js";
 import { DatabaseStore } from "./databases/store.js";
+import { registerGraphAreaRoutes } from "./graph-area/routes.js";
+import { GraphAreaService } from "./graph-area/service.js";
 import type { App } from "./http/app-type.js";
 import { RateLimiter } from "./http/rate-limit.js";
 import { createServer } from "./http/server.js";
@@ -45,6 +47,7 @@ export interface Application {
   readonly store: Store;
   readonly orgs: OrgService;
   readonly databases: DatabaseService;
+  readonly graphArea: GraphAreaService;
   readonly queue: JobQueue;
   readonly worker: WorkerPool;
   readonly pipeline: IngestPipeline;
@@ -100,6 +103,8 @@ export async function createApplication(config: Config): Promise<Application> {
   pipeline.onStatusChange(async (tx, change) => {
     await webhooks.outbox.recordStatusChange(tx, change);
   });
+  const graphArea = new GraphAreaService(store, databases, { maxRows: config.graphMaxRows, timeoutMs: config.graphQueryTimeoutMs });
+  stats.register((row) => graphArea.counts(row));
 
   const handlers: JobHandlers = {
     "database.provision": async ({ databaseId }) => databases.provision(databaseId),
@@ -134,6 +139,7 @@ export async function createApplication(config: Config): Promise<Application> {
   registerEditRoutes(server, new ContextEditService(store, databases, blobs, vectors));
   registerFeedbackRoutes(server, feedback);
   registerWebhookRoutes(server, webhooks.service);
+  registerGraphAreaRoutes(server, graphArea);
 
   worker = new WorkerPool(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,
@@ -153,6 +159,7 @@ export async function createApplication(config: Config): Promise<Application> {
     store,
     orgs,
     databases,
+    graphArea,
     queue,
     worker: activeWorker,
     pipeline,

@@ -45,6 +45,10 @@ export interface Config {
   readonly chunkOverlapTokens: number;
   /** Signs file download URLs; null: a random secret generated once and kept in the store. */
   readonly fileUrlSecret: string | null;
+  /** Graph area: time budget of one Cypher query; past it the query is rolled back (400). */
+  readonly graphQueryTimeoutMs: number;
+  /** Graph area: rows returned at most per query; further rows are dropped. */
+  readonly graphMaxRows: number;
 }
 
 export type EmbeddingConfig =
@@ -175,6 +179,8 @@ export function loadConfig(env: Env = process.env): Config {
     chunkMaxTokens: int(env, "CHUNK_MAX_TOKENS", 256, 16, 8192),
     chunkOverlapTokens: int(env, "CHUNK_OVERLAP_TOKENS", 32, 0, 1024),
     fileUrlSecret: fileUrlSecret(env),
+    graphQueryTimeoutMs: int(env, "GRAPH_QUERY_TIMEOUT_MS", 30_000, 1, 3_600_000),
+    graphMaxRows: int(env, "GRAPH_MAX_ROWS", 10_000, 1, 10_000_000),
   });
 }
 

@@ -10,6 +10,9 @@ import { DatabaseStore, type DatabaseRow } from "./store.js";
 /** Removes one subsystem's rows and files of a database being deleted. Must be idempotent. */
 export type DatabasePurger = (tx: Executor, database: DatabaseRow) => Promise<void>;
 
+/** Names of collections a subsystem keeps outside the `collections` table (graph collections). */
+export type CollectionLister = (database: DatabaseRow) => Promise<string[]>;
+
 export interface Infra {
   ready_for_ingestion: boolean;
   scheduler_status: boolean;
@@ -67,6 +70,7 @@ export const defaultCollectionOf = (row: DatabaseRow): string => row.name;
 export class DatabaseService {
   private readonly databases: DatabaseStore;
   private readonly purgers: DatabasePurger[] = [];
+  private readonly collectionListers: CollectionLister[] = [];
 
   constructor(
     private readonly store: Store,
@@ -81,6 +85,11 @@ export class DatabaseService {
   /** Subsystems that own per-database data register how to remove it. */
   registerPurger(purger: DatabasePurger): void {
     this.purgers.push(purger);
+  }
+
+  /** Subsystems whose collections live in their own tables add them to collection listings. */
+  registerCollectionLister(lister: CollectionLister): void {
+    this.collectionListers.push(lister);
   }
 
   async create(orgId: string, name: string, rawSchema: unknown, kind: DatabaseKind = "context", opts: NamingOptions = {}): Promise<DatabaseRow> {
@@ -144,7 +153,11 @@ export class DatabaseService {
 
   async collections(orgId: string, name: string, opts: NamingOptions = {}): Promise<string[]> {
     const row = await this.get(orgId, name, opts);
-    return this.databases.listCollections(row.id);
+    const names = await this.databases.listCollections(row.id);
+    for (const list of this.collectionListers) {
+      for (const n of await list(row)) if (!names.includes(n)) names.push(n);
+    }
+    return names;
   }
 
   async ensureCollection(row: DatabaseRow, collection: string): Promise<void> {

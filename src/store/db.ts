@@ -19,6 +19,11 @@ export interface Store {
    * mid-transaction on a lock upgrade.
    */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in a read transaction that sees one consistent state without blocking writers:
+   * REPEATABLE READ on PostgreSQL, a deferred (WAL snapshot) transaction on SQLite.
+   */
+  snapshot<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -32,6 +37,20 @@ export interface StoreOptions {
 
 const INT8_OID = 20;
 
+function sqliteTransaction<T>(db: Kysely<Schema>, begin: "BEGIN" | "BEGIN IMMEDIATE", fn: (tx: Executor) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql.raw(begin).execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`COMMIT`.execute(conn);
+      return result;
+    } catch (err) {
+      await sql`ROLLBACK`.execute(conn);
+      throw err;
+    }
+  });
+}
+
 function openSqlite(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true });
   const file = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
@@ -43,19 +62,8 @@ function openSqlite(dataDir: string): Store {
   return {
     backend: "sqlite",
     db,
-    async transaction(fn) {
-      return db.connection().execute(async (conn) => {
-        await sql`BEGIN IMMEDIATE`.execute(conn);
-        try {
-          const result = await fn(conn);
-          await sql`COMMIT`.execute(conn);
-          return result;
-        } catch (err) {
-          await sql`ROLLBACK`.execute(conn);
-          throw err;
-        }
-      });
-    },
+    transaction: (fn) => sqliteTransaction(db, "BEGIN IMMEDIATE", fn),
+    snapshot: (fn) => sqliteTransaction(db, "BEGIN", fn),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },
@@ -83,6 +91,9 @@ function openPostgres(url: string, poolSize: number): Store {
     db,
     async transaction(fn) {
       return db.transaction().execute(fn);
+    },
+    async snapshot(fn) {
+      return db.transaction().setIsolationLevel("repeatable read").execute(fn);
     },
     async ping() {
       await sql`SELECT 1`.execute(db);

@@ -228,6 +228,42 @@ export interface WebhookDeliveriesTable {
   completed_at: number | null;
 }
 
+/** One graph of the graph area; `version` increases with every committed change. */
+export interface GraphCollectionsTable {
+  id: string;
+  org_id: string;
+  database_id: string;
+  name: string;
+  version: number;
+  created_at: number;
+}
+
+interface GraphRowScope {
+  collection_id: string;
+  org_id: string;
+  database_id: string;
+}
+
+export interface GraphNodesTable extends GraphRowScope {
+  node_id: number;
+  labels: string;
+  properties: string;
+}
+
+export interface GraphRelationshipsTable extends GraphRowScope {
+  rel_id: number;
+  type: string;
+  start_node: number;
+  end_node: number;
+  properties: string;
+}
+
+export interface GraphIndexesTable extends GraphRowScope {
+  entity: "node" | "relationship";
+  token: string;
+  property: string;
+}
+
 export interface Schema {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -245,4 +281,8 @@ export interface Schema {
   feedback: FeedbackTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  graph_collections: GraphCollectionsTable;
+  graph_nodes: GraphNodesTable;
+  graph_relationships: GraphRelationshipsTable;
+  graph_indexes: GraphIndexesTable;
 }

@@ -178,6 +178,26 @@ export class MemoryGraphStore implements GraphStore {
     this.undo.push(() => this.attachLabel(id, record, label));
   }
 
+  /**
+   * Bulk loading from persistence: puts a node back under its stored id, outside the undo log and
+   * the change set. Ids below the highest restored one that are not in use are never handed out
+   * again by this instance (a gap costs nothing; reusing an id another process may still hold
+   * would). Restore every node before the relationships that use it.
+   */
+  restoreNode(id: number, labels: readonly string[], props: ReadonlyMap<string, PropertyValue>): void {
+    const record: NodeRecord = { labels: [...new Set(labels)], props: new Map(props), out: [], in: [] };
+    this.nodes.set(id, record);
+    for (const l of record.labels) this.labelSet(l).add(id);
+    for (const [k, v] of record.props) this.indexNode(id, record.labels, k, v, true);
+    if (id >= this.nextNodeId) this.nextNodeId = id + 1;
+  }
+
+  /** Bulk loading counterpart of `restoreNode`; adjacency order follows restore order. */
+  restoreRelationship(id: number, type: string, start: number, end: number, props: ReadonlyMap<string, PropertyValue>): void {
+    this.linkRel(id, { type, start, end, props: new Map(props) });
+    if (id >= this.nextRelId) this.nextRelId = id + 1;
+  }
+
   createIndex(index: IndexDefinition): boolean {
     const key = indexKey(index.token, index.property);
     const target = index.entity === "node" ? this.nodeIndexes : this.relIndexes;
