@@ -79,7 +79,7 @@ export class QueryService {
     const corpora: Corpus[] = input.type === "all" ? ["knowledge", "memory"] : [input.type];
     const terms = queryTerms(input.query);
     const alpha = input.alpha === "auto" ? autoAlpha(input.query, terms.length) : input.alpha;
-    const vector = input.queryBy === "hybrid" ? ((await this.embedder.embed([input.query]))[0] ?? null) : null;
+    const vector = input.queryBy === "hybrid" ? ((await this.embedder.embedNow([input.query]))[0] ?? null) : null;
     const depth = Math.max(50, input.maxResults * 5);
     const restrictive = Object.keys(filters.metadata).length > 0 || Object.keys(filters.additional).length > 0 || principals !== null;
     const visibleFor = (corpus: Corpus) =>
