@@ -23,6 +23,12 @@ import { registerDatabaseRoutes } from "./databases/routes.js";
 import { DatabaseService } from "./databases/service.js";
 import { DatabaseStats } from "./databases/stats.js";
 import { DatabaseStore } from "./databases/store.js";
+import { createLlmRelationExtractor } from "./extract/index.js";
+import { GraphBuilder } from "./graph/graph-builder.js";
+import { purgeDatabaseGraph } from "./graph/graph-writer.js";
+import { RelationsService } from "./graph/relations-service.js";
+import { registerGraphRoutes } from "./graph/routes.js";
+import { SubgraphService } from "./graph/subgraph-service.js";
 import { registerGraphAreaRoutes } from "./graph-area/routes.js";
 import { GraphAreaService } from "./graph-area/service.js";
 import type { App } from "./http/app-type.js";
@@ -51,6 +57,9 @@ export interface Application {
   readonly queue: JobQueue;
   readonly worker: WorkerPool;
   readonly pipeline: IngestPipeline;
+  /** Builds and removes the context graph of items; its stats feed the benchmark. */
+  readonly graphBuilder: GraphBuilder;
+  readonly subgraphs: SubgraphService;
   readonly maintenance: ContextMaintenance;
   readonly vectors: VectorStore;
   /** Ingestion records indexing status changes here, in the transaction that writes them. */
@@ -83,12 +92,21 @@ export async function createApplication(config: Config): Promise<Application> {
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
   const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel);
   const pipeline = new IngestPipeline(store, chunker, embedder, vectors);
+  const chat = config.chatModel;
+  const graphBuilder = new GraphBuilder(
+    store,
+    chat ? createLlmRelationExtractor({ baseUrl: chat.baseUrl, model: chat.model, ...(chat.apiKey ? { apiKey: chat.apiKey } : {}) }) : null,
+  );
+  pipeline.addGraphPreparer(graphBuilder.prepare);
+  pipeline.addGraphStage(graphBuilder.build);
   const ingest = new IngestService(store, queue, databases, blobs, vectors, () => worker?.wake());
   const maintenance = new ContextMaintenance(store, blobs, vectors, (id, generation, error) => pipeline.endWithError(id, generation, error));
+  maintenance.addPurgeStage(graphBuilder.remove);
   databases.registerPurger(async (tx, database) => {
     await new ItemStore(tx).deleteDatabase(database.id);
     await blobs.deleteDatabase(tx, database.id);
     await vectors.dropDatabase(database.id);
+    await purgeDatabaseGraph(tx, database.id);
   });
 
   const stats = new DatabaseStats(new DatabaseStore(store.db), () =>
@@ -136,7 +154,11 @@ export async function createApplication(config: Config): Promise<Application> {
   registerStatusRoutes(server, databases, store);
   registerListRoutes(server, new ListService(store, databases));
   registerInspectRoutes(server, new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store)));
-  registerEditRoutes(server, new ContextEditService(store, databases, blobs, vectors));
+  const edits = new ContextEditService(store, databases, blobs, vectors);
+  edits.addDeleteStage(graphBuilder.remove);
+  registerEditRoutes(server, edits);
+  const subgraphs = new SubgraphService(store, databases);
+  registerGraphRoutes(server, subgraphs, new RelationsService(store, databases));
   registerFeedbackRoutes(server, feedback);
   registerWebhookRoutes(server, webhooks.service);
   registerGraphAreaRoutes(server, graphArea);
@@ -163,6 +185,8 @@ export async function createApplication(config: Config): Promise<Application> {
     queue,
     worker: activeWorker,
     pipeline,
+    graphBuilder,
+    subgraphs,
     maintenance,
     vectors,
     outbox: webhooks.outbox,
