@@ -73,7 +73,8 @@ export class LoadedAliasTable {
     private readonly scope: string,
   ) {}
 
-  static async load(tx: Executor, databaseId: string, scope: string, hints: readonly IdentityHint[]): Promise<LoadedAliasTable> {
+  /** `scope` is the stored scope column; `resolverScope` the key the resolver looks people up under. */
+  static async load(tx: Executor, databaseId: string, scope: string, resolverScope: string, hints: readonly IdentityHint[]): Promise<LoadedAliasTable> {
     const inner = new InMemoryAliasTable();
     const keys = candidateKeys(hints);
     const ids = new Set<string>();
@@ -84,7 +85,7 @@ export class LoadedAliasTable {
     const list = [...ids];
     for (let i = 0; i < list.length; i += 500) {
       const people = await tx.selectFrom("context_graph_people").selectAll().where("scope", "=", scope).where("entity_id", "in", list.slice(i, i + 500)).execute();
-      for (const p of people) inner.save(scope, { entityId: p.entity_id, name: p.name, keys: JSON.parse(p.keys) as AliasKey[] });
+      for (const p of people) inner.save(resolverScope, { entityId: p.entity_id, name: p.name, keys: JSON.parse(p.keys) as AliasKey[] });
     }
     return new LoadedAliasTable(new TrackedAliasTable(inner), databaseId, scope);
   }

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { createEntityResolver, type LlmRelationExtractor, type RelationTriplet } from "../extract/index.js";
+import { createEntityResolver, scopeKey, type LlmRelationExtractor, type RelationTriplet } from "../extract/index.js";
 import type { ItemRow } from "../context/item-store.js";
 import type { PurgedItem } from "../context/maintenance.js";
 import type { Executor, Store } from "../store/db.js";
@@ -73,7 +73,7 @@ export class GraphBuilder {
     const chunks = readChunkMentions(item, app, await chunksOf(tx, chunkKeys));
     const candidates = await removeItemGraph(tx, item);
     const hints = identityHints(app, speakerOf(app, item.user_name), chunks);
-    const aliases = await LoadedAliasTable.load(tx, item.database_id, aliasScopeKey(scope), hints);
+    const aliases = await LoadedAliasTable.load(tx, item.database_id, aliasScopeKey(scope), scopeKey(resolutionScopeOf(scope)), hints);
     const resolver = createEntityResolver(resolutionScopeOf(scope), aliases.table);
     const key = `${item.id}:${item.generation}`;
     const fromModel = this.prepared.get(key);

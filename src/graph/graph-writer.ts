@@ -18,7 +18,8 @@ export const graphScopeOf = (item: Pick<ItemRow, "database_id" | "corpus" | "col
 
 /** The resolver's scope: corpus inside the collection, so the two graphs never share an entity id. */
 export const resolutionScopeOf = (s: GraphScope): { database: string; collection: string } => ({ database: s.databaseId, collection: `${s.corpus}/${s.collection}` });
-export const aliasScopeKey = (s: GraphScope): string => `${s.databaseId}\u0000${s.corpus}/${s.collection}`;
+/** The alias table's scope column (PostgreSQL text cannot hold the resolver's NUL separator). */
+export const aliasScopeKey = (s: GraphScope): string => `${s.databaseId}|${s.corpus}/${s.collection}`;
 
 const BATCH = 200;
 
