@@ -25,6 +25,7 @@ import { DatabaseStats } from "./databases/stats.js";
 import { DatabaseStore } from "./databases/store.js";
 import { createLlmRelationExtractor } from "./extract/index.js";
 import { GraphBuilder } from "./graph/graph-builder.js";
+import { GraphContextProvider } from "./graph/index.js";
 import { purgeDatabaseGraph } from "./graph/graph-writer.js";
 import { RelationsService } from "./graph/relations-service.js";
 import { registerGraphRoutes } from "./graph/routes.js";
@@ -60,6 +61,8 @@ export interface Application {
   /** Builds and removes the context graph of items; its stats feed the benchmark. */
   readonly graphBuilder: GraphBuilder;
   readonly subgraphs: SubgraphService;
+  /** Graph context and connected items for POST /query. */
+  readonly graphContext: GraphContextProvider;
   readonly maintenance: ContextMaintenance;
   readonly vectors: VectorStore;
   /** Ingestion records indexing status changes here, in the transaction that writes them. */
@@ -187,6 +190,7 @@ export async function createApplication(config: Config): Promise<Application> {
     pipeline,
     graphBuilder,
     subgraphs,
+    graphContext: new GraphContextProvider(store),
     maintenance,
     vectors,
     outbox: webhooks.outbox,

@@ -67,7 +67,7 @@ describe("GET /context/relations", () => {
   });
 
   test("limit and cursor are validated; an unknown database is 404", async () => {
-    for (const query of [{ limit: "0" }, { limit: "1001" }, { cursor: "-1" }, { cursor: "abc" }]) {
+    for (const query of [{ limit: "0" }, { limit: "1001" }, { cursor: "-1" }, { cursor: "abc" }] as Array<Record<string, string>>) {
       const res = await t.request("GET", "/context/relations", { query: { database: "rel", ...query } });
       assert.equal(res.status, 400, JSON.stringify(query));
       assert.equal(field(res.body, "error.code"), "INVALID_INPUT");
