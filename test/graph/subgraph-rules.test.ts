@@ -79,7 +79,7 @@ describe("GET /context/{id}/subgraph rules", () => {
     const all = await subgraph(t, "hub", { database: "sg", max_sources: "21" });
     assert.equal(all.data.is_truncated, false);
     assert.equal(all.data.sources.length, 21);
-    assert.deepEqual(all.data.sources.slice(0, 11).map((m) => m.depth), [0, ...Array(10).fill(1)]);
+    assert.deepEqual(all.data.sources.slice(0, 11).map((m) => m.depth), [0, ...Array.from({ length: 10 }, () => 1)]);
     assert.equal((await subgraph(t, "hub", { database: "sg", max_sources: "1" })).data.sources.length, 1);
   });
 
