@@ -34,10 +34,10 @@ export interface ItemGraph {
   readonly entities: ReadonlyMap<string, GraphEntity>;
 }
 
-export const itemTimestamp = (item: ItemRow): string => new Date(item.item_timestamp ?? item.created_at).toISOString();
+export const itemTimestamp = (item: Pick<ItemRow, "item_timestamp" | "created_at">): string => new Date(item.item_timestamp ?? item.created_at).toISOString();
 
 /** Entity extraction per chunk; the reference time makes "yesterday" the item's yesterday. */
-export function readChunkMentions(item: ItemRow, app: NormalizedAppItem | null, chunks: readonly ChunkText[]): ChunkMentions[] {
+export function readChunkMentions(item: Pick<ItemRow, "item_timestamp" | "created_at">, app: NormalizedAppItem | null, chunks: readonly ChunkText[]): ChunkMentions[] {
   const knownPeople = (app?.participants ?? []).flatMap((p) => (p.name === undefined ? [] : [p.name]));
   const reference = itemTimestamp(item);
   return chunks.map((chunk) => ({ chunk, extraction: extractEntities(chunk.content, { reference, knownPeople }) }));

@@ -3,7 +3,7 @@ import type { Executor, Store } from "../store/db.js";
 import { linksAmong, type GraphItem, type TraversalScope } from "./item-neighbors.js";
 import { traversalScopeFor, type GraphReadAddress } from "./request-scope.js";
 import { traverse, type Member } from "./traverse.js";
-import { readTriplets, toWire } from "./triplet-reader.js";
+import { toWire, tripletsOfItems } from "./triplet-reader.js";
 import { itemTriplet, type WireTriplet } from "./wire.js";
 
 export interface SubgraphRequest extends GraphReadAddress {
@@ -119,7 +119,7 @@ export class SubgraphService {
       const walk = await traverse(db, s, [req.id], req.depth, req.maxSources);
       if (walk.members.length === 0) return emptySubgraph(req.id);
       const items = walk.members.map((m) => m.item);
-      const auxiliary = await readTriplets(db, s, { itemIds: items.map((i) => i.id), kind: "structural" }, 0, MAX_AUXILIARY + 1);
+      const auxiliary = await tripletsOfItems(db, s, items.map((i) => i.id), "structural", MAX_AUXILIARY + 1);
       return {
         success: true,
         message: `${walk.members.length} source(s) within depth ${req.depth}`,
