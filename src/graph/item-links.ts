@@ -40,6 +40,14 @@ function relationIdsOf(item: ItemRow): string[] {
   }
 }
 
+function declaresList(item: ItemRow): boolean {
+  try {
+    return Array.isArray((JSON.parse(item.content ?? "{}") as { relations?: unknown }).relations);
+  } catch {
+    return false;
+  }
+}
+
 function parentOf(item: ItemRow, app: NormalizedAppItem | null): string | null {
   if (item.parent_id !== null) return item.parent_id;
   if (app === null) return null;
@@ -58,7 +66,8 @@ export function itemLinksOf(item: ItemRow, app: NormalizedAppItem | null): ItemL
     if (link.targetSourceId === item.source_id) return;
     links.set(`${link.kind}\u0000${link.targetSourceId}\u0000${link.relationType}`, link);
   };
-  if (app !== null && app.shape === "rich" && Array.isArray((JSON.parse(item.content ?? "{}") as { relations?: unknown }).relations)) {
+  // Only a `relations[]` list names its predicates; `{ids}` (either shape) are plain references.
+  if (app !== null && app.relations.length > 0 && declaresList(item)) {
     for (const relation of app.relations) {
       const t = relation.target;
       if (t.type === "id") add({ targetSourceId: t.id, kind: "relates_to", relationType: relation.predicate });

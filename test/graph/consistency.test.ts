@@ -81,6 +81,27 @@ describe("graph consistency under upsert and delete", () => {
     assert.deepEqual(people, []);
   });
 
+  test("a person who gains a stronger key keeps one entity: earlier items' relations are repointed; ids are stable", async () => {
+    const slack = { kind: "message", provider: "slack", external_id: "m-grace", created_at: "2024-03-01T10:00:00Z", fields: { user: { name: "Grace Hopper", username: "grace" }, text: "Shipping today" } };
+    await ingestApp(t, "cons", [slack]);
+    const senderOf = async (id: string): Promise<string | undefined> =>
+      (await allRelations(t, { database: "cons", id })).find((tr) => tr.relations[0]?.canonical_predicate === "sent")?.source.entity_id;
+    const before = await senderOf("slack:message:m-grace");
+    assert.ok(before);
+    const mail = { kind: "email", provider: "gmail", external_id: "m-grace-mail", created_at: "2024-03-02T10:00:00Z", fields: { subject: "Hi", from: "Grace Hopper <grace@example.com>", to: "ada@example.com", body: "Hello" } };
+    await ingestApp(t, "cons", [mail]);
+    const fromMail = await senderOf("gmail:email:m-grace-mail");
+    assert.ok(fromMail);
+    assert.equal(await senderOf("slack:message:m-grace"), fromMail, "the Slack message's sender was repointed to the merged person");
+    const graces = (await t.app.store.db.selectFrom("context_graph_entities").select("entity_id").where("name", "=", "Grace Hopper").execute()).map((r) => r.entity_id);
+    assert.deepEqual(graces, [fromMail], "one entity for the person");
+    const res = await t.request("POST", "/context/ingest", { body: { type: "knowledge", database: "cons", upsert: true, app_knowledge: JSON.stringify([slack]) } });
+    assert.equal(res.status, 202);
+    await waitTerminal(t, "cons", ["slack:message:m-grace"]);
+    assert.equal(await senderOf("slack:message:m-grace"), fromMail, "re-ingesting resolves to the same id");
+    await t.request("DELETE", "/context", { body: { database: "cons", ids: ["slack:message:m-grace", "gmail:email:m-grace-mail"] } });
+  });
+
   test("deleting a database purges its graph", async () => {
     await createReadyDatabase(t, "purge-me");
     await ingestApp(t, "purge-me", [doc("p1", "Alan Turing lives in Paris.", ["p2"]), doc("p2", "Maria Garcia works at Google.")]);
