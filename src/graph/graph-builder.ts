@@ -6,7 +6,7 @@ import type { Executor, Store } from "../store/db.js";
 import { LoadedAliasTable } from "./alias-store.js";
 import { speakerOf } from "./app-structure.js";
 import { buildItemGraph, identityHints, readChunkMentions, type ChunkText } from "./extract-item-graph.js";
-import { aliasScopeKey, applyMerges, collectGarbage, graphScopeOf, removeItemGraph, resolutionScopeOf, writeItemGraph, type GraphScope } from "./graph-writer.js";
+import { aliasScopeKey, applyMerges, collectGarbage, graphScopeOf, removeItemGraph, resolutionScopeOf, rowScope, writeItemGraph, type GraphScope } from "./graph-writer.js";
 import { appItemOf, itemLinksOf, type ItemLink } from "./item-links.js";
 import { mergeInGraph, modelRelations, remapModelTriplets } from "./model-relations.js";
 
@@ -33,9 +33,7 @@ async function resolveExternal(tx: Executor, scope: GraphScope, links: readonly 
     const found = await tx
       .selectFrom("context_items")
       .select("source_id")
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection)
+      .where((eb) => eb.and(rowScope(scope)))
       .where("app_provider", "=", link.external.provider.toLowerCase())
       .where("app_external_id", "=", link.external.externalId)
       .executeTakeFirst();

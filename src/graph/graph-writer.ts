@@ -1,8 +1,9 @@
 import type { EntityMerge, GraphEntity } from "../extract/index.js";
 import { normalizeName } from "../extract/normalize.js";
 import type { ItemRow } from "../context/item-store.js";
+import type { ExpressionBuilder } from "kysely";
 import type { Executor } from "../store/db.js";
-import type { Corpus } from "../store/schema.js";
+import type { Corpus, Schema } from "../store/schema.js";
 import { deletePeople } from "./alias-store.js";
 import type { ItemGraph } from "./extract-item-graph.js";
 import type { ItemLink } from "./item-links.js";
@@ -27,7 +28,8 @@ async function inBatches<T>(rows: readonly T[], write: (part: T[]) => Promise<un
   for (let i = 0; i < rows.length; i += BATCH) await write(rows.slice(i, i + BATCH));
 }
 
-const rowScope = (s: GraphScope) => ({ database_id: s.databaseId, corpus: s.corpus, collection: s.collection });
+/** The scope columns of a graph row: for inserts, and as a filter with `.where((eb) => eb.and(rowScope(s)))`. */
+export const rowScope = (s: GraphScope) => ({ database_id: s.databaseId, corpus: s.corpus, collection: s.collection });
 
 /** Removes everything the item contributed; returns the entities it referenced (GC candidates). */
 export async function removeItemGraph(tx: Executor, item: Pick<ItemRow, "id" | "source_id">): Promise<Set<string>> {
@@ -104,18 +106,11 @@ export async function writeItemGraph(tx: Executor, item: ItemRow, graph: ItemGra
 /** Repoints stored rows from merged-away entity ids; the merged-into entity is written by the build. */
 export async function applyMerges(tx: Executor, scope: GraphScope, merges: readonly EntityMerge[]): Promise<void> {
   for (const { from, into } of merges) {
-    const s = (q: "context_graph_triplets" | "context_graph_mentions" | "context_graph_entities") =>
-      tx.updateTable(q).where("database_id", "=", scope.databaseId).where("corpus", "=", scope.corpus).where("collection", "=", scope.collection);
-    await s("context_graph_triplets").set({ source_entity_id: into }).where("source_entity_id", "=", from).execute();
-    await s("context_graph_triplets").set({ target_entity_id: into }).where("target_entity_id", "=", from).execute();
-    await s("context_graph_mentions").set({ entity_id: into }).where("entity_id", "=", from).execute();
-    await tx
-      .deleteFrom("context_graph_entities")
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection)
-      .where("entity_id", "=", from)
-      .execute();
+    const inScope = (eb: ExpressionBuilder<Schema, "context_graph_triplets" | "context_graph_mentions" | "context_graph_entities">) => eb.and(rowScope(scope));
+    await tx.updateTable("context_graph_triplets").set({ source_entity_id: into }).where(inScope).where("source_entity_id", "=", from).execute();
+    await tx.updateTable("context_graph_triplets").set({ target_entity_id: into }).where(inScope).where("target_entity_id", "=", from).execute();
+    await tx.updateTable("context_graph_mentions").set({ entity_id: into }).where(inScope).where("entity_id", "=", from).execute();
+    await tx.deleteFrom("context_graph_entities").where(inScope).where("entity_id", "=", from).execute();
   }
 }
 
@@ -126,32 +121,15 @@ export async function collectGarbage(tx: Executor, scope: GraphScope, candidates
   for (let i = 0; i < ids.length; i += BATCH) {
     const part = ids.slice(i, i + BATCH);
     const used = new Set<string>();
-    const triplets = tx
-      .selectFrom("context_graph_triplets")
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection);
+    const triplets = tx.selectFrom("context_graph_triplets").where((eb) => eb.and(rowScope(scope)));
     for (const r of await triplets.select("source_entity_id as id").where("source_entity_id", "in", part).execute()) used.add(r.id);
     for (const r of await triplets.select("target_entity_id as id").where("target_entity_id", "in", part).execute()) used.add(r.id);
-    const mentions = await tx
-      .selectFrom("context_graph_mentions")
-      .select("entity_id as id")
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection)
-      .where("entity_id", "in", part)
-      .execute();
+    const mentions = await tx.selectFrom("context_graph_mentions").select("entity_id as id").where((eb) => eb.and(rowScope(scope))).where("entity_id", "in", part).execute();
     for (const r of mentions) used.add(r.id);
     gone.push(...part.filter((id) => !used.has(id)));
   }
   await inBatches(gone, (part) =>
-    tx
-      .deleteFrom("context_graph_entities")
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection)
-      .where("entity_id", "in", part)
-      .execute(),
+    tx.deleteFrom("context_graph_entities").where((eb) => eb.and(rowScope(scope))).where("entity_id", "in", part).execute(),
   );
   await deletePeople(tx, aliasScopeKey(scope), gone);
 }

@@ -43,18 +43,33 @@ export function visibilityOf(s: TraversalScope): Visibility {
 
 const ITEM_COLUMNS = COLUMNS.map((c) => `i.${c}` as const);
 
+/** A stored link seen from one end: its owner's parent is `parent`, seen from the parent a `child`. */
+function tieOf(linkKind: string, relationType: string, hierarchy: "parent" | "child"): Tie {
+  return linkKind === "parent" ? { kind: hierarchy } : { kind: "relates_to", type: relationType };
+}
+
+/** Links read per step, before visibility drops some; bounds the work of a hub's huge fan-out. */
+const LINK_OVERFETCH = 2;
+
 /** The visible items with these public ids. */
 export async function itemsBySource(db: Executor, s: TraversalScope, sourceIds: readonly string[]): Promise<GraphItem[]> {
   if (sourceIds.length === 0) return [];
   return db.selectFrom("context_items as i").select(ITEM_COLUMNS).where(visibleItem(s.backend, "i", visibilityOf(s))).where("i.source_id", "in", [...sourceIds]).execute();
 }
 
+/** The visible items with these internal ids. */
+async function itemsById(db: Executor, s: TraversalScope, ids: readonly string[]): Promise<GraphItem[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom("context_items as i").select(ITEM_COLUMNS).where(visibleItem(s.backend, "i", visibilityOf(s))).where("i.id", "in", [...ids]).execute();
+}
+
 /**
  * Every visible neighbour of the frontier: explicit links both ways (a link keeps its declared
  * type whichever end the traversal starts from), parents, children and thread-mates. At most
- * `limit` rows per tie, in a stable order, so a huge thread cannot flood one step.
+ * `limit` new items per tie, in a stable order, so a huge thread cannot flood one step; items
+ * in `seen` (already members) are left out in SQL so they never take the place of new ones.
  */
-export async function neighborsOf(db: Executor, s: TraversalScope, frontier: readonly GraphItem[], limit: number): Promise<Neighbor[]> {
+export async function neighborsOf(db: Executor, s: TraversalScope, frontier: readonly GraphItem[], seen: readonly GraphItem[], limit: number): Promise<Neighbor[]> {
   if (frontier.length === 0) return [];
   const v = visibilityOf(s);
   const byId = new Map(frontier.map((f) => [f.id, f]));
@@ -62,38 +77,42 @@ export async function neighborsOf(db: Executor, s: TraversalScope, frontier: rea
   const out: Neighbor[] = [];
   const ids = [...byId.keys()];
   const sources = [...bySource.keys()];
+  // The frontier is always seen: an empty NOT IN list would not be valid SQL.
+  const excluded = seen.length > 0 ? seen : frontier;
+  const seenIds = excluded.map((i) => i.id);
+  const seenSources = excluded.map((i) => i.source_id);
 
+  // Links first, then their visible ends by primary or unique key: two index lookups each,
+  // where a join lets a planner hash every item of the collection.
   const outgoing = await db
-    .selectFrom("context_graph_links as l")
-    .innerJoin("context_items as i", (j) =>
-      j.onRef("i.database_id", "=", "l.database_id").onRef("i.corpus", "=", "l.corpus").onRef("i.collection", "=", "l.collection").onRef("i.source_id", "=", "l.target_source_id"),
-    )
-    .select([...ITEM_COLUMNS, "l.item_id as from_id", "l.kind as link_kind", "l.relation_type"])
-    .where("l.item_id", "in", ids)
-    .where(visibleItem(s.backend, "i", v))
-    .orderBy("i.source_id")
-    .limit(limit)
+    .selectFrom("context_graph_links")
+    .select(["item_id", "target_source_id", "kind", "relation_type"])
+    .where("item_id", "in", ids)
+    .where("target_source_id", "not in", seenSources)
+    .orderBy("target_source_id")
+    .limit(limit * LINK_OVERFETCH)
     .execute();
-  for (const r of outgoing) {
-    const from = byId.get(r.from_id);
-    if (from !== undefined) out.push({ from, item: r, tie: r.link_kind === "parent" ? { kind: "parent" } : { kind: "relates_to", type: r.relation_type } });
+  const targets = new Map((await itemsBySource(db, s, [...new Set(outgoing.map((l) => l.target_source_id))])).map((i) => [i.source_id, i]));
+  for (const l of outgoing) {
+    const from = byId.get(l.item_id);
+    const item = targets.get(l.target_source_id);
+    if (from !== undefined && item !== undefined) out.push({ from, item, tie: tieOf(l.kind, l.relation_type, "parent") });
   }
 
   const incoming = await db
-    .selectFrom("context_graph_links as l")
-    .innerJoin("context_items as i", "i.id", "l.item_id")
-    .select([...ITEM_COLUMNS, "l.target_source_id as to_source", "l.kind as link_kind", "l.relation_type"])
-    .where("l.database_id", "=", s.databaseId)
-    .where("l.corpus", "=", s.corpus)
-    .where("l.collection", "=", s.collection)
-    .where("l.target_source_id", "in", sources)
-    .where(visibleItem(s.backend, "i", v))
-    .orderBy("i.source_id")
-    .limit(limit)
+    .selectFrom("context_graph_links")
+    .select(["item_id", "target_source_id", "kind", "relation_type"])
+    .where((eb) => eb.and({ database_id: s.databaseId, corpus: s.corpus, collection: s.collection }))
+    .where("target_source_id", "in", sources)
+    .where("item_id", "not in", seenIds)
+    .orderBy("item_id")
+    .limit(limit * LINK_OVERFETCH)
     .execute();
-  for (const r of incoming) {
-    const from = bySource.get(r.to_source);
-    if (from !== undefined) out.push({ from, item: r, tie: r.link_kind === "parent" ? { kind: "child" } : { kind: "relates_to", type: r.relation_type } });
+  const owners = new Map((await itemsById(db, s, [...new Set(incoming.map((l) => l.item_id))])).map((i) => [i.id, i]));
+  for (const l of incoming) {
+    const from = bySource.get(l.target_source_id);
+    const item = owners.get(l.item_id);
+    if (from !== undefined && item !== undefined) out.push({ from, item, tie: tieOf(l.kind, l.relation_type, "child") });
   }
 
   // Thread-mates share a thread id; a thread's explicit root is the item whose id or external id it is.
@@ -115,6 +134,7 @@ export async function neighborsOf(db: Executor, s: TraversalScope, frontier: rea
         ...(rootKeys.length > 0 ? [eb("i.source_id", "in", rootKeys), eb("i.app_external_id", "in", rootKeys)] : []),
       ]),
     )
+    .where("i.id", "not in", seenIds)
     .orderBy("i.item_timestamp")
     .orderBy("i.source_id")
     .limit(limit)

@@ -2,7 +2,7 @@ import { createEntityResolver, extractEntities, isRelatableKind, scopeKey } from
 import { normalizeName } from "../extract/normalize.js";
 import type { Executor } from "../store/db.js";
 import { LoadedAliasTable, type IdentityHint } from "./alias-store.js";
-import { aliasScopeKey, resolutionScopeOf } from "./graph-writer.js";
+import { aliasScopeKey, resolutionScopeOf, rowScope } from "./graph-writer.js";
 import type { TraversalScope } from "./item-neighbors.js";
 
 const MAX_NGRAMS = 300;
@@ -43,9 +43,7 @@ export async function entitiesInQuery(db: Executor, s: TraversalScope, queryText
   const rows = await db
     .selectFrom("context_graph_entities")
     .select("entity_id")
-    .where("database_id", "=", s.databaseId)
-    .where("corpus", "=", s.corpus)
-    .where("collection", "=", s.collection)
+    .where((eb) => eb.and(rowScope(graph)))
     .where("type", "<>", "SOURCE")
     .where((eb) => eb.or([...(keys.length > 0 ? [eb("name_key", "in", keys)] : []), ...(candidates.length > 0 ? [eb("entity_id", "in", candidates)] : [])]))
     .execute();

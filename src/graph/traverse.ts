@@ -39,7 +39,8 @@ export async function traverse(db: Executor, s: TraversalScope, startIds: readon
   let frontier = members.map((m) => m.item);
   for (let depth = 1; depth <= maxDepth && frontier.length > 0 && !isTruncated; depth += 1) {
     const order = new Map(frontier.map((f, i) => [f.id, i]));
-    const found = await neighborsOf(db, s, frontier, maxMembers + 1);
+    // One more than the free slots tells whether this hop would overflow them.
+    const found = await neighborsOf(db, s, frontier, members.map((m) => m.item), maxMembers - members.length + 1);
     found.sort(
       (a: Neighbor, b: Neighbor) =>
         PRIORITY[a.tie.kind] - PRIORITY[b.tie.kind] ||

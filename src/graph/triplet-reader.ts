@@ -3,6 +3,7 @@ import type { GraphEntity, GraphRelation } from "../extract/index.js";
 import { visibleItem } from "../context/item-visibility.js";
 import type { Executor } from "../store/db.js";
 import type { EntityNamespace, EntityType } from "../extract/graph-types.js";
+import { rowScope } from "./graph-writer.js";
 import { visibilityOf, type TraversalScope } from "./item-neighbors.js";
 import type { WireTriplet } from "./wire.js";
 
@@ -37,9 +38,7 @@ export async function entitiesById(db: Executor, s: TraversalScope, ids: Iterabl
     const rows = await db
       .selectFrom("context_graph_entities")
       .select(["entity_id", "name", "type", "namespace", "identifier", "provider"])
-      .where("database_id", "=", s.databaseId)
-      .where("corpus", "=", s.corpus)
-      .where("collection", "=", s.collection)
+      .where((eb) => eb.and(rowScope(s)))
       .where("entity_id", "in", list.slice(i, i + 500))
       .execute();
     for (const r of rows) out.set(r.entity_id, toEntity(r, r.entity_id));

@@ -1,3 +1,4 @@
+import type { SubgraphMember } from "../../src/graph/subgraph-service.js";
 import { field, type HttpResult, type TestApp } from "../helpers/harness.js";
 
 // App items shaped like the providers send them: a Slack thread, an email, a GitHub issue with
@@ -75,18 +76,8 @@ export const notionPage = (external: string, title: string, extra: Record<string
   ...extra,
 });
 
-export interface Member {
-  source_id: string;
-  title: string;
-  app_kind: string | null;
-  app_provider: string | null;
-  app_external_id: string | null;
-  thread_id: string | null;
-  depth: number;
-  hydration: string;
-  discovered_via?: string;
-  discovered_relation?: string;
-}
+/** A subgraph member as the wire shows it. */
+export type Member = SubgraphMember;
 
 export interface Entity {
   name: string;
