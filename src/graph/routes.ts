@@ -10,6 +10,7 @@ import { sendData } from "../http/envelope.js";
 import type { Corpus } from "../store/schema.js";
 import { DEFAULT_RELATIONS_LIMIT, MAX_RELATIONS_LIMIT, type RelationsService } from "./relations-service.js";
 import type { GraphReadAddress } from "./request-scope.js";
+import { envelopeOf, RelationsPageSchema, SubgraphSchema } from "./schemas.js";
 import type { SubgraphService } from "./subgraph-service.js";
 
 const Scope = {
@@ -67,16 +68,16 @@ export function registerGraphRoutes(app: App, subgraphs: SubgraphService, relati
   };
 
   // Ids containing a literal '/' use the query-string form.
-  app.get("/context/subgraph", { schema: { tags: ["Graph"], querystring: SubgraphQuery } }, async (req, reply) =>
+  app.get("/context/subgraph", { schema: { tags: ["Graph"], querystring: SubgraphQuery, response: { 200: envelopeOf(SubgraphSchema) } } }, async (req, reply) =>
     sendData(req, reply, await subgraph(req, req.query, req.query.id)),
   );
   app.get(
     "/context/:id/subgraph",
-    { schema: { tags: ["Graph"], params: Type.Object({ id: Type.String({ minLength: 1 }) }), querystring: SubgraphQuery } },
+    { schema: { tags: ["Graph"], params: Type.Object({ id: Type.String({ minLength: 1 }) }), querystring: SubgraphQuery, response: { 200: envelopeOf(SubgraphSchema) } } },
     async (req, reply) => sendData(req, reply, await subgraph(req, req.query, req.params.id)),
   );
 
-  app.get("/context/relations", { schema: { tags: ["Graph"], querystring: RelationsQuery } }, async (req, reply) => {
+  app.get("/context/relations", { schema: { tags: ["Graph"], querystring: RelationsQuery, response: { 200: envelopeOf(RelationsPageSchema) } } }, async (req, reply) => {
     const q = req.query;
     const page = await relations.relations({
       ...addressOf(req, q, q.type ?? "knowledge"),
