@@ -19,7 +19,7 @@ import { VectorStore } from "./context/vector-store.js";
 import { SharedEmbedder } from "./embeddings/shared-embedder.js";
 import { Bm25Retriever } from "./query/bm25-retriever.js";
 import { CorpusRetriever } from "./query/corpus-retriever.js";
-import { NO_GRAPH } from "./query/graph-context.js";
+import { graphProviderOf } from "./query/graph-provider.js";
 import { registerQueryRoutes } from "./query/routes.js";
 import { registerLegacyV1Routes } from "./legacy/routes.js";
 import { QueryService } from "./query/service.js";
@@ -29,6 +29,13 @@ import { registerDatabaseRoutes } from "./databases/routes.js";
 import { DatabaseService } from "./databases/service.js";
 import { DatabaseStats } from "./databases/stats.js";
 import { DatabaseStore } from "./databases/store.js";
+import { createLlmRelationExtractor } from "./extract/index.js";
+import { GraphBuilder } from "./graph/graph-builder.js";
+import { GraphContextProvider } from "./graph/index.js";
+import { purgeDatabaseGraph } from "./graph/graph-writer.js";
+import { RelationsService } from "./graph/relations-service.js";
+import { registerGraphRoutes } from "./graph/routes.js";
+import { SubgraphService } from "./graph/subgraph-service.js";
 import { registerGraphAreaRoutes } from "./graph-area/routes.js";
 import { GraphAreaService } from "./graph-area/service.js";
 import type { App } from "./http/app-type.js";
@@ -57,6 +64,11 @@ export interface Application {
   readonly queue: JobQueue;
   readonly worker: WorkerPool;
   readonly pipeline: IngestPipeline;
+  /** Builds and removes the context graph of items; its stats feed the benchmark. */
+  readonly graphBuilder: GraphBuilder;
+  readonly subgraphs: SubgraphService;
+  /** Graph context and connected items for POST /query. */
+  readonly graphContext: GraphContextProvider;
   readonly maintenance: ContextMaintenance;
   readonly vectors: VectorStore;
   /** Ingestion records indexing status changes here, in the transaction that writes them. */
@@ -89,12 +101,21 @@ export async function createApplication(config: Config): Promise<Application> {
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
   const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel);
   const pipeline = new IngestPipeline(store, chunker, embedder, vectors);
+  const chat = config.chatModel;
+  const graphBuilder = new GraphBuilder(
+    store,
+    chat ? createLlmRelationExtractor({ baseUrl: chat.baseUrl, model: chat.model, ...(chat.apiKey ? { apiKey: chat.apiKey } : {}) }) : null,
+  );
+  pipeline.addGraphPreparer(graphBuilder.prepare);
+  pipeline.addGraphStage(graphBuilder.build);
   const ingest = new IngestService(store, queue, databases, blobs, vectors, () => worker?.wake());
   const maintenance = new ContextMaintenance(store, blobs, vectors, (id, generation, error) => pipeline.endWithError(id, generation, error));
+  maintenance.addPurgeStage(graphBuilder.remove);
   databases.registerPurger(async (tx, database) => {
     await new ItemStore(tx).deleteDatabase(database.id);
     await blobs.deleteDatabase(tx, database.id);
     await vectors.dropDatabase(database.id);
+    await purgeDatabaseGraph(tx, database.id);
   });
 
   const stats = new DatabaseStats(new DatabaseStore(store.db), () =>
@@ -143,9 +164,13 @@ export async function createApplication(config: Config): Promise<Application> {
   registerListRoutes(server, new ListService(store, databases));
   registerInspectRoutes(server, new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store)));
   const edit = new ContextEditService(store, databases, blobs, vectors);
+  edit.addDeleteStage(graphBuilder.remove);
   registerEditRoutes(server, edit);
+  const subgraphs = new SubgraphService(store, databases);
+  registerGraphRoutes(server, subgraphs, new RelationsService(store, databases));
+  const graphContext = new GraphContextProvider(store);
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store), vectors);
-  const queryService = new QueryService(store, databases, embedder, retriever, NO_GRAPH, queryLog);
+  const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog);
   registerQueryRoutes(server, queryService);
   registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, maxUploadBytes: config.maxUploadBytes });
   registerFeedbackRoutes(server, feedback);
@@ -174,6 +199,9 @@ export async function createApplication(config: Config): Promise<Application> {
     queue,
     worker: activeWorker,
     pipeline,
+    graphBuilder,
+    subgraphs,
+    graphContext,
     maintenance,
     vectors,
     outbox: webhooks.outbox,

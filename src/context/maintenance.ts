@@ -1,13 +1,19 @@
-import type { Store } from "../store/db.js";
+import type { Executor, Store } from "../store/db.js";
 import type { BlobStore } from "./blob-store.js";
 import { ingestJobKey } from "./ingest-service.js";
-import { ItemStore } from "./item-store.js";
+import { ItemStore, type ItemRow } from "./item-store.js";
 import type { VectorStore } from "./vector-store.js";
 
 const STALE_AFTER_MS = 2 * 60_000;
 
+/** What a purge stage knows of the item it removes (the graph subsystem plugs in here). */
+export type PurgedItem = Pick<ItemRow, "id" | "source_id" | "database_id" | "corpus" | "collection">;
+export type PurgeStage = (tx: Executor, item: PurgedItem) => Promise<void>;
+
 /** Scheduled upkeep of context items: reconciling lost pipeline jobs and purging expired memories. */
 export class ContextMaintenance {
+  private readonly purgeStages: PurgeStage[] = [];
+
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
@@ -16,6 +22,10 @@ export class ContextMaintenance {
     private readonly endWithError: (itemId: string, generation: number, error: { code: string; message: string }) => Promise<boolean>,
     private readonly now: () => number = Date.now,
   ) {}
+
+  addPurgeStage(stage: PurgeStage): void {
+    this.purgeStages.push(stage);
+  }
 
   /**
    * An item still short of a terminal state whose pipeline job is gone or dead-lettered (its
@@ -47,7 +57,7 @@ export class ContextMaintenance {
   async purgeExpired(): Promise<number> {
     const expired = await this.store.db
       .selectFrom("context_items")
-      .select(["id", "database_id", "blob_id", "collection"])
+      .select(["id", "source_id", "database_id", "corpus", "blob_id", "collection"])
       .where("corpus", "=", "memory")
       .where("expires_at", "is not", null)
       .where("expires_at", "<=", this.now())
@@ -57,6 +67,7 @@ export class ContextMaintenance {
       const keys = await this.store.transaction(async (tx) => {
         const items = new ItemStore(tx);
         const k = await items.chunkKeys(item.id);
+        for (const stage of this.purgeStages) await stage(tx, item);
         await items.deleteItem(item.id);
         if (item.blob_id) await this.blobs.delete(tx, item.blob_id);
         return k;

@@ -12,6 +12,12 @@ import type { VectorScope, VectorStore } from "./vector-store.js";
 /** Builds the graph of an item during `graph_creation` (the graph subsystem plugs in here). */
 export type GraphStage = (tx: Executor, item: ItemRow, chunkKeys: readonly number[]) => Promise<void>;
 
+/**
+ * Runs before the `graph_creation` transaction, outside it: slow graph work (a chat model call)
+ * must not hold the write lock. What it computes is handed to the stage by the subsystem itself.
+ */
+export type GraphPreparer = (item: ItemRow, chunkKeys: readonly number[]) => Promise<void>;
+
 class Superseded extends Error {}
 
 const scopeOf = (item: ItemRow): VectorScope => ({ databaseId: item.database_id, corpus: item.corpus, collection: item.collection });
@@ -25,6 +31,7 @@ const scopeOf = (item: ItemRow): VectorScope => ({ databaseId: item.database_id,
 export class IngestPipeline {
   private readonly listeners: StatusListener[] = [];
   private readonly graphStages: GraphStage[] = [];
+  private readonly graphPreparers: GraphPreparer[] = [];
 
   constructor(
     private readonly store: Store,
@@ -45,6 +52,10 @@ export class IngestPipeline {
 
   addGraphStage(stage: GraphStage): void {
     this.graphStages.push(stage);
+  }
+
+  addGraphPreparer(preparer: GraphPreparer): void {
+    this.graphPreparers.push(preparer);
   }
 
   async process(itemId: string, generation: number, ctx: JobContext): Promise<void> {
@@ -111,6 +122,7 @@ export class IngestPipeline {
       return keys;
     });
     await this.vectors.indexAdded(scopeOf(item), chunkKeys, vectors);
+    for (const prepare of this.graphPreparers) await prepare(item, chunkKeys);
     await this.store.transaction(async (tx) => {
       for (const stage of this.graphStages) await stage(tx, item, chunkKeys);
       await this.setStatusIn(tx, item, "completed");

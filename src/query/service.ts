@@ -127,7 +127,10 @@ export class QueryService {
       sources: dedupeSources(top.map((s) => s.h)),
       additional_context: {},
     };
-    if (input.mode === "thinking" && input.forceful) result.additional_context = await this.forcefullyRelated(top, database.id, collections);
+    if (input.mode === "thinking") {
+      if (input.forceful) result.additional_context = await this.forcefullyRelated(top, database.id, collections);
+      Object.assign(result.additional_context, await this.graphConnected(top, database.id, collections, principals, result.additional_context));
+    }
     if (input.graphContext) {
       result.graph_context = await this.graphContext(input, database.id, collections, principals, top);
     }
@@ -166,6 +169,35 @@ export class QueryService {
         .execute();
       const itemIds = rows.map((r) => r.id).filter((id) => !present.has(id));
       for (const h of await chunksOfItems(this.store, itemIds, 3)) out[h.chunk.chunk_uuid] = chunkView(h, 0);
+    }
+    return out;
+  }
+
+  /** Thinking mode walks the item graph (threads, hierarchies, declared links) from the results. */
+  private async graphConnected(
+    top: readonly Scored[],
+    databaseId: string,
+    collections: readonly string[],
+    principals: readonly string[] | null,
+    already: Record<string, Record<string, unknown>>,
+  ): Promise<Record<string, Record<string, unknown>>> {
+    const out: Record<string, Record<string, unknown>> = {};
+    const present = new Set([...top.map((s) => s.h.item.id), ...Object.values(already).map((c) => String(c.id))]);
+    for (const corpus of new Set(top.map((s) => s.h.item.corpus))) {
+      const sourceIds = top.filter((s) => s.h.item.corpus === corpus).map((s) => s.h.item.source_id);
+      const related = await this.graph.relatedItems({ databaseId, corpus, collections, sourceIds, principals, limit: 5 });
+      if (related.length === 0) continue;
+      const rows = await this.store.db
+        .selectFrom("context_items")
+        .select(["id", "source_id"])
+        .where("database_id", "=", databaseId)
+        .where("corpus", "=", corpus)
+        .where("collection", "in", [...collections])
+        .where("source_id", "in", related)
+        .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", this.now())]))
+        .execute();
+      const itemIds = rows.filter((r) => !present.has(r.id) && !present.has(r.source_id)).map((r) => r.id);
+      for (const h of await chunksOfItems(this.store, itemIds, 1)) out[h.chunk.chunk_uuid] = chunkView(h, 0);
     }
     return out;
   }

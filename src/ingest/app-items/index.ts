@@ -1,4 +1,5 @@
 export { validateAppItem, validateAppItems } from "./validate-app-item.js";
+export { referenceId } from "./item-parts.js";
 export { renderAppItem } from "./render-app-item.js";
 export { normalizeTimestamp } from "./normalize-timestamp.js";
 export { mentionsIn, participantsFrom } from "./participants.js";
