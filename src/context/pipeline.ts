@@ -101,6 +101,7 @@ export class IngestPipeline {
     }
     const vectors = await this.embedder.embed(built.chunks.map((c) => c.text));
     if (ctx.signal.aborted) throw new Error("aborted");
+    await this.vectors.prepare(vectors[0]?.length ?? 0);
     const chunkKeys = await this.store.transaction(async (tx) => {
       const items = new ItemStore(tx);
       await items.deleteChunks(item.id); // leftovers of an interrupted earlier attempt

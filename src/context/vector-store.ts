@@ -44,10 +44,19 @@ export class VectorStore {
     private readonly indexDir: string,
   ) {}
 
+  /**
+   * Creates the PostgreSQL index for this vector size if needed. Call it before opening the
+   * transaction that inserts: CREATE INDEX runs on its own connection and waits for every open
+   * writer of context_vectors, so awaiting it inside such a transaction can deadlock the pool.
+   */
+  async prepare(dims: number): Promise<void> {
+    if (this.store.backend === "postgres") await this.ensurePgIndex(dims);
+  }
+
+  /** Inserts vectors in `tx`; `prepare(dims)` must have run before the transaction opened. */
   async insert(tx: Executor, scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
     if (keys.length === 0) return;
     const pg = this.store.backend === "postgres";
-    if (pg) await this.ensurePgIndex(vectors[0]!.length);
     const rows = keys.map((key, i) => ({
       chunk_key: key,
       database_id: scope.databaseId,
