@@ -48,7 +48,8 @@ export function sessionDate(raw: string): { iso: string; label: string } {
 
 /**
  * One memory per turn: text "[8 May 2023] Caroline: ..." (an image a speaker shares is appended as
- * "[shares a photo of ...]", its BLIP caption), user_name = speaker, timestamp = session date.
+ * "[shares a photo of ...]", its BLIP caption), user_name = speaker, timestamp = session date-time
+ * plus the turn's index in seconds (so neighbouring turns are neighbours in time).
  * Questions of categories 1-4 whose evidence names existing turns.
  */
 export function loadLocomo(path: string, limit: number): Conversation[] {
@@ -59,13 +60,14 @@ export function loadLocomo(path: string, limit: number): Conversation[] {
       const session = /^session_(\d+)$/.exec(key);
       if (!session || !Array.isArray(value)) continue;
       const date = sessionDate(s.conversation[`${key}_date_time`] as string);
-      for (const turn of value) {
+      for (const [index, turn] of value.entries()) {
         const image = turn.blip_caption ? ` [shares ${turn.blip_caption}]` : "";
         memories.push({
           id: turn.dia_id,
           text: `[${date.label}] ${turn.speaker}: ${turn.text}${image}`,
           user_name: turn.speaker,
-          timestamp: date.iso,
+          // turns of a session keep their order: the session's date-time plus one second per turn
+          timestamp: new Date(Date.parse(date.iso) + index * 1000).toISOString(),
           additional_metadata: { session: Number(session[1]), speaker: turn.speaker },
         });
       }

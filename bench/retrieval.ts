@@ -64,6 +64,8 @@ const methods: Method[] = [
   { name: "thinking (hybrid)", body: { mode: "thinking" } },
 ];
 const only = process.env.BENCH_METHODS?.split(",");
+// tuning: extra JSON merged into the hybrid queries (e.g. {"alpha":0.2})
+const extra = JSON.parse(process.env.BENCH_BODY ?? "{}") as Record<string, unknown>;
 const questionCount = conversations.reduce((n, c) => n + c.questions.length, 0);
 console.log(`backend: ${backend}; ${questionCount} questions (categories 1-4); recall of evidence turns; graph_context off`);
 console.log(`${"method".padEnd(22)} ${KS.map((k) => `R@${k}`.padStart(6)).join(" ")}   p50 ms  p95 ms`);
@@ -75,7 +77,7 @@ for (const [i, m] of methods.entries()) {
   for (const c of conversations) {
     for (const q of c.questions) {
       const t0 = performance.now();
-      const res = await post("/query", { database: "locomo", collection: c.collection, type: "memory", query: q.question, max_results: 20, graph_context: false, ...m.body });
+      const res = await post("/query", { database: "locomo", collection: c.collection, type: "memory", query: q.question, max_results: 20, graph_context: false, ...m.body, ...(i > 0 ? extra : {}) });
       times.push(performance.now() - t0);
       const ranked = [...new Set((res.data as { chunks: Array<{ id: string }> }).chunks.map((ch) => ch.id))];
       KS.forEach((k, j) => (sums[j]! += q.evidence.filter((e) => ranked.slice(0, k).includes(e)).length / q.evidence.length));

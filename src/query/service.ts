@@ -14,6 +14,7 @@ import { emptyGraphContext } from "./graph-context.js";
 import { chunksOfItems, hydrate, type Hydrated } from "./hydrate.js";
 import { chunkView, sourceView } from "./render.js";
 import type { SplitFilters } from "./filters.js";
+import { neighbourChunks, spreadToNeighbours } from "./neighbours.js";
 
 export interface QueryInput {
   orgId: string;
@@ -49,6 +50,17 @@ interface Scored {
 }
 
 const DAY_MS = 86_400_000;
+// TEMP tuning hook
+const TUNE = JSON.parse(process.env.QUERY_TUNE ?? "{}") as Record<string, number | undefined>;
+
+/** A memory spoken by someone the question names ranks higher (speaker metadata, user_name). */
+function speakerBoost(h: Hydrated, query: string): number {
+  const name = h.item.user_name?.trim().toLowerCase();
+  if (h.item.corpus !== "memory" || !name) return 1;
+  const first = name.split(/\s+/)[0]!;
+  const words = new Set(query.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  return words.has(first) || query.toLowerCase().includes(name) ? 1 + (TUNE.sp ?? 0.15) : 1;
+}
 
 /**
  * POST /query: retrieves per corpus (in parallel for `all`), fuses, hydrates with the final
@@ -105,6 +117,10 @@ export class QueryService {
           const expansion = feedbackTerms(terms, [...top.values()].map((h) => h.chunk.content));
           if (expansion.length > 0) fused = await this.retriever.retrieve({ ...base, expansion });
         }
+        const spread = input.mode === "thinking" ? TUNE.nt ?? 0.5 : TUNE.nf ?? 0.3;
+        if (spread > 0 && input.queryBy === "hybrid" && fused.length > 0) {
+          fused = spreadToNeighbours(fused, await neighbourChunks(this.store, fused.slice(0, TUNE.seeds ?? 20).map((f) => f.chunkKey)), spread);
+        }
         return { corpus, fused };
       }),
     );
@@ -113,7 +129,7 @@ export class QueryService {
     const hydrated = await hydrateAll(this.store, candidates, corpora, visibleFor);
     let scored: Scored[] = candidates.flatMap((c) => {
       const h = hydrated.get(c.chunkKey);
-      return h ? [{ h, score: this.withRecency(c.score, h, input.recencyBias) }] : [];
+      return h ? [{ h, score: this.withRecency(c.score * speakerBoost(h, input.query), h, input.recencyBias) }] : [];
     });
     scored.sort((a, b) => b.score - a.score);
     if (input.mode === "thinking") scored = diversify(scored, (s) => s.score, (s) => s.h.chunk.content);

@@ -3,7 +3,8 @@ import { migration0002 } from "./0002-graph.js";
 import { migration0003 } from "./0003-feedback-webhooks.js";
 import { migration0004 } from "./0004-context.js";
 import { migration0005 } from "./0005-settings.js";
+import { migration0007 } from "./0007-query.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0007];
