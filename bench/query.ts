@@ -2,7 +2,7 @@
 // Writes 100,000 knowledge chunks (10,000 items of 10 chunks) and 10,000 memory chunks through the
 // store layer the pipeline uses (ItemStore.insertChunks with the tokenizer's postings,
 // VectorStore.insert + indexAdded). Text: real conversational English, each chunk 3-6 LoCoMo turns
-// drawn at random (about 70 words). Vectors: real USE-lite embeddings of 3,000 distinct chunk texts,
+// drawn at random (about 70 words). Vectors: real USE-lite embeddings of 1,000 distinct chunk texts (--distinct-vectors),
 // cycled with a small seeded perturbation (embedding 110k chunks would take ~15 minutes here).
 // Then times POST /query (in-process, app.server.inject) with LoCoMo questions and prints p50 / p95
 // of the server-side latency (meta.latency_ms: parse to response, query embedding included).
@@ -20,9 +20,9 @@ import { option, percentile, seededRandom } from "./bench-utils.js";
 import { loadLocomo } from "./locomo.js";
 
 const CHUNKS = option("chunks", 100_000);
-const RUNS = option("runs", 200);
+const RUNS = option("runs", 100);
 const PER_ITEM = 10;
-const DISTINCT_VECTORS = 3_000;
+const DISTINCT_VECTORS = option("distinct-vectors", 1_000);
 const DATASET = new URL("../../shared/datasets/locomo/locomo10.json", import.meta.url).pathname;
 const locomo = loadLocomo(process.env.LOCOMO_PATH ?? DATASET, 10);
 const sentences = locomo.flatMap((c) => c.memories.map((m) => m.text.replace(/^\[[^\]]*\] [^:]+: /, "")));
