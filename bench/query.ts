@@ -33,7 +33,7 @@ const chunkText = (): string => Array.from({ length: 3 + Math.floor(random() * 4
 
 const db = await createTestDb();
 const backend = db.databaseUrl ? "postgres" : "sqlite";
-const config = loadConfig({ DATA_DIR: db.dataDir, LOG_LEVEL: "error", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) });
+const config = loadConfig({ DATA_DIR: db.dataDir, LOG_LEVEL: "error", RATE_LIMIT_PER_MINUTE: "0", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) });
 const app = await createApplication(config);
 const org = await app.orgs.createOrganization("bench");
 const key = (await app.orgs.createKey(org.id, "bench")).key;

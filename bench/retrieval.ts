@@ -21,7 +21,7 @@ const reused = reuseDir !== undefined && existsSync(`${reuseDir}/ready`);
 const db = reuseDir ? { dataDir: reuseDir, databaseUrl: null, drop: async () => {} } : await createTestDb();
 if (reuseDir) mkdirSync(reuseDir, { recursive: true });
 const backend = db.databaseUrl ? "postgres" : "sqlite";
-const config = loadConfig({ DATA_DIR: db.dataDir, LOG_LEVEL: "error", JOB_POLL_MS: "20", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) });
+const config = loadConfig({ DATA_DIR: db.dataDir, LOG_LEVEL: "error", JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "0", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) });
 const app = await createApplication(config);
 app.worker.start();
 const existing = reused ? await app.store.db.selectFrom("databases").select("org_id").where("name", "=", "locomo").executeTakeFirstOrThrow() : null;

@@ -135,7 +135,7 @@ export class QueryService {
     const hydrated = await hydrateAll(this.store, candidates, corpora, visibleFor);
     let scored: Scored[] = candidates.flatMap((c) => {
       const h = hydrated.get(c.chunkKey);
-      return h ? [{ h, score: this.withRecency(c.score * speakerBoost(h, input.query), h, input.recencyBias) }] : [];
+      return h ? [{ h, score: this.withRecency(c.score * (input.queryBy === "hybrid" ? speakerBoost(h, input.query) : 1), h, input.recencyBias) }] : [];
     });
     scored.sort((a, b) => b.score - a.score);
     if (input.mode === "thinking") scored = diversify(scored, (s) => s.score, (s) => s.h.chunk.content);
