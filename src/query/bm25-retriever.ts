@@ -60,7 +60,7 @@ export class Bm25Retriever {
     const weighted = operator === "or" ? prune(present, df, stats.docCount) : present;
     const { k1, b } = DEFAULT_BM25_PARAMS;
     const weights = sql.join(
-      weighted.map((w, i) => (i === 0 ? sql`SELECT ${w.term} AS term, ${w.idf} AS idf` : sql`SELECT ${w.term}, ${w.idf}`)),
+      weighted.map((w, i) => (i === 0 ? sql`SELECT CAST(${w.term} AS TEXT) AS term, CAST(${w.idf} AS DOUBLE PRECISION) AS idf` : sql`SELECT CAST(${w.term} AS TEXT), CAST(${w.idf} AS DOUBLE PRECISION)`)),
       sql` UNION ALL `,
     );
     const collections = sql.join(scope.collections.map((c) => sql`${c}`));
@@ -68,7 +68,7 @@ export class Bm25Retriever {
     const having = operator === "and" ? sql`HAVING COUNT(*) = ${weighted.length}` : sql``;
     const rows = await sql<{ chunk_key: number; score: number }>`
       SELECT t.chunk_key AS chunk_key,
-             SUM(w.idf * (t.tf * ${k1 + 1}) / (t.tf + ${k1} * (1 - ${b} + ${b} * c.term_count / ${stats.avgDocLength}))) AS score
+             SUM(w.idf * (t.tf * CAST(${k1 + 1} AS DOUBLE PRECISION)) / (t.tf + CAST(${k1} AS DOUBLE PRECISION) * (1 - CAST(${b} AS DOUBLE PRECISION) + CAST(${b} AS DOUBLE PRECISION) * c.term_count / CAST(${stats.avgDocLength} AS DOUBLE PRECISION)))) AS score
       FROM context_terms t
       JOIN (${weights}) w ON w.term = t.term
       JOIN context_chunks c ON c.chunk_key = t.chunk_key
