@@ -17,6 +17,12 @@ import { IngestPipeline } from "./context/pipeline.js";
 import { registerStatusRoutes } from "./context/status-routes.js";
 import { VectorStore } from "./context/vector-store.js";
 import { SharedEmbedder } from "./embeddings/shared-embedder.js";
+import { Bm25Retriever } from "./query/bm25-retriever.js";
+import { CorpusRetriever } from "./query/corpus-retriever.js";
+import { graphProviderOf } from "./query/graph-provider.js";
+import { registerQueryRoutes } from "./query/routes.js";
+import { registerLegacyV1Routes } from "./legacy/routes.js";
+import { QueryService } from "./query/service.js";
 import type { Config } from "./config.js";
 import { registerLegacyTenantRoutes } from "./databases/legacy-routes.js";
 import { registerDatabaseRoutes } from "./databases/routes.js";
@@ -157,11 +163,16 @@ export async function createApplication(config: Config): Promise<Application> {
   registerStatusRoutes(server, databases, store);
   registerListRoutes(server, new ListService(store, databases));
   registerInspectRoutes(server, new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store)));
-  const edits = new ContextEditService(store, databases, blobs, vectors);
-  edits.addDeleteStage(graphBuilder.remove);
-  registerEditRoutes(server, edits);
+  const edit = new ContextEditService(store, databases, blobs, vectors);
+  edit.addDeleteStage(graphBuilder.remove);
+  registerEditRoutes(server, edit);
   const subgraphs = new SubgraphService(store, databases);
   registerGraphRoutes(server, subgraphs, new RelationsService(store, databases));
+  const graphContext = new GraphContextProvider(store);
+  const retriever = new CorpusRetriever(store, new Bm25Retriever(store), vectors);
+  const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog);
+  registerQueryRoutes(server, queryService);
+  registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, maxUploadBytes: config.maxUploadBytes });
   registerFeedbackRoutes(server, feedback);
   registerWebhookRoutes(server, webhooks.service);
   registerGraphAreaRoutes(server, graphArea);
@@ -190,7 +201,7 @@ export async function createApplication(config: Config): Promise<Application> {
     pipeline,
     graphBuilder,
     subgraphs,
-    graphContext: new GraphContextProvider(store),
+    graphContext,
     maintenance,
     vectors,
     outbox: webhooks.outbox,

@@ -125,6 +125,18 @@ function pairsOf(i: number, value: unknown): Array<{ user: string; assistant: st
   });
 }
 
+/**
+ * When a memory happened (`timestamp`, or its alias `created_at`, ISO 8601): conversation
+ * imports carry their session dates this way. Absent: the ingest time, as before.
+ */
+function memoryTimestamp(i: number, raw: Record<string, unknown>): number | null {
+  const value = optString(raw.timestamp) ?? optString(raw.created_at);
+  if (value === null) return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw invalidInput(`memories[${i}].timestamp must be an ISO 8601 date or date-time`);
+  return ms;
+}
+
 /** Memories are validated as a whole: a malformed memory fails the request (400 / 422). */
 export function memoryDrafts(items: readonly unknown[]): DraftResult[] {
   return items.map((raw, i) => {
@@ -142,9 +154,10 @@ export function memoryDrafts(items: readonly unknown[]): DraftResult[] {
     for (const key of ["infer", "is_markdown"] as const) {
       if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "boolean") throw invalidInput(`memories[${i}].${key} must be a boolean`);
     }
-    for (const key of ["id", "title", "custom_instructions", "user_name"] as const) {
+    for (const key of ["id", "title", "custom_instructions", "user_name", "timestamp", "created_at"] as const) {
       if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "string") throw invalidInput(`memories[${i}].${key} must be a string`);
     }
+    const timestamp = memoryTimestamp(i, raw);
     if (raw.additional_metadata !== undefined && raw.additional_metadata !== null && !isPlainObject(raw.additional_metadata)) {
       throw invalidInput(`memories[${i}].additional_metadata must be an object`);
     }
@@ -158,6 +171,7 @@ export function memoryDrafts(items: readonly unknown[]): DraftResult[] {
     draft.customInstructions = optString(raw.custom_instructions);
     draft.userName = optString(raw.user_name);
     draft.expirySeconds = typeof expiry === "number" ? expiry : null;
+    draft.timestamp = timestamp;
     draft.content = JSON.stringify({ text: hasText ? raw.text : null, user_assistant_pairs: pairs, is_markdown: raw.is_markdown === true });
     return { ok: true, draft };
   });

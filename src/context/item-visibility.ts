@@ -19,6 +19,8 @@ export interface SourceFieldFilter {
 export interface Visibility {
   databaseId: string;
   collection: string;
+  /** Several collections at once (query's deprecated sub_tenant_ids); overrides `collection`. */
+  collections?: readonly string[];
   corpora: readonly Corpus[];
   ids: readonly string[] | null;
   /** Only declared, match-enabled keys (the caller drops the others). */
@@ -37,7 +39,9 @@ export function visibleItem(backend: Backend, alias: string, v: Visibility): Raw
   const col = (name: string) => sql.ref(`${alias}.${name}`);
   const parts: RawBuilder<unknown>[] = [
     sql`${col("database_id")} = ${v.databaseId}`,
-    sql`${col("collection")} = ${v.collection}`,
+    v.collections && v.collections.length > 0
+      ? sql`${col("collection")} IN (${sql.join([...v.collections])})`
+      : sql`${col("collection")} = ${v.collection}`,
     sql`${col("corpus")} IN (${sql.join([...v.corpora])})`,
     sql`(${col("expires_at")} IS NULL OR ${col("expires_at")} > ${v.now})`,
   ];

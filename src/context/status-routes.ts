@@ -6,6 +6,7 @@ import { resolveScope } from "../http/aliases.js";
 import { requirePrincipal } from "../http/auth.js";
 import { sendData } from "../http/envelope.js";
 import type { Store } from "../store/db.js";
+import type { DatabaseRow } from "../databases/store.js";
 
 const StatusQuery = Type.Object({
   database: Type.Optional(Type.String({ minLength: 1 })),
@@ -49,20 +50,38 @@ export function registerStatusRoutes(app: App, databases: DatabaseService, store
     if (ids.length === 0) throw invalidInput("'ids' is required");
     if (ids.length > MAX_IDS) throw invalidInput(`at most ${MAX_IDS} ids per request`);
     const row = await databases.get(orgId, database);
-    let q = store.db
-      .selectFrom("context_items")
-      .select(["source_id", "status", "error_code", "message", "corpus"])
-      .where("database_id", "=", row.id)
-      .where("collection", "=", collection ?? defaultCollectionOf(row))
-      .where("source_id", "in", ids);
-    if (req.query.type === "knowledge" || req.query.type === "memory") q = q.where("corpus", "=", req.query.type);
-    const found = new Map((await q.execute()).map((r) => [r.source_id, r]));
-    const statuses = ids.map((id) => {
-      const r = found.get(id);
-      return r
-        ? { id, indexing_status: r.status, error_code: r.error_code ?? "", message: r.message ?? "" }
-        : { id, indexing_status: "errored", error_code: "FILE_NOT_FOUND", message: "ID not found" };
-    });
+    const statuses = await lookupStatuses(store, row, collection, ids, req.query.type);
     return sendData(req, reply, { success: true, message: "ok", statuses });
+  });
+}
+
+export interface StatusRow {
+  id: string;
+  indexing_status: string;
+  error_code: string;
+  message: string;
+}
+
+/** Statuses of ids in one collection (default: the database's); a miss is errored / FILE_NOT_FOUND / ID not found. */
+export async function lookupStatuses(
+  store: Store,
+  database: DatabaseRow,
+  collection: string | undefined,
+  ids: readonly string[],
+  type?: "knowledge" | "memory" | "all",
+): Promise<StatusRow[]> {
+  let q = store.db
+    .selectFrom("context_items")
+    .select(["source_id", "status", "error_code", "message", "corpus"])
+    .where("database_id", "=", database.id)
+    .where("collection", "=", collection ?? defaultCollectionOf(database))
+    .where("source_id", "in", [...ids]);
+  if (type === "knowledge" || type === "memory") q = q.where("corpus", "=", type);
+  const found = new Map((await q.execute()).map((r) => [r.source_id, r]));
+  return ids.map((id) => {
+    const r = found.get(id);
+    return r
+      ? { id, indexing_status: r.status, error_code: r.error_code ?? "", message: r.message ?? "" }
+      : { id, indexing_status: "errored", error_code: "FILE_NOT_FOUND", message: "ID not found" };
   });
 }

@@ -18,11 +18,14 @@ export class SharedEmbedder {
   private queue: Pending[] = [];
   private queued = 0;
   private timer: NodeJS.Timeout | null = null;
+  private inFlight = 0;
 
   constructor(
     private readonly config: EmbeddingConfig,
     private readonly batchSize = 64,
     private readonly lingerMs = 3,
+    /** Provider calls running at once; while all are busy, texts keep gathering into the next batch. */
+    private readonly maxInFlight = config.provider === "local" ? config.workers : 4,
   ) {}
 
   /** The provider's vector size; loads the provider when needed. */
@@ -39,9 +42,15 @@ export class SharedEmbedder {
     return new Promise((resolve, reject) => {
       this.queue.push({ texts, resolve, reject });
       this.queued += texts.length;
-      if (this.queued >= this.batchSize) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.lingerMs);
+      if (this.queued >= this.batchSize && this.inFlight < this.maxInFlight) this.flush();
+      else if (this.inFlight < this.maxInFlight) this.timer ??= setTimeout(() => this.flush(), this.lingerMs);
+      // else: a running batch's completion flushes what gathered meanwhile
     });
+  }
+
+  /** For latency-sensitive callers (queries): straight to the provider, not behind gathering batches. */
+  async embedNow(texts: string[]): Promise<Float32Array[]> {
+    return (await this.provider()).embed(texts);
   }
 
   async close(): Promise<void> {
@@ -58,10 +67,21 @@ export class SharedEmbedder {
   private flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batch = this.queue;
-    this.queue = [];
-    this.queued = 0;
-    void this.run(batch);
+    if (this.queue.length === 0) return;
+    // Take whole requests up to the batch size (a single large request goes alone).
+    const batch: Pending[] = [];
+    let size = 0;
+    while (this.queue.length > 0 && (batch.length === 0 || size + this.queue[0]!.texts.length <= this.batchSize)) {
+      const next = this.queue.shift()!;
+      batch.push(next);
+      size += next.texts.length;
+    }
+    this.queued -= size;
+    this.inFlight += 1;
+    void this.run(batch).finally(() => {
+      this.inFlight -= 1;
+      if (this.queue.length > 0) this.flush();
+    });
   }
 
   private async run(batch: Pending[]): Promise<void> {

@@ -14,6 +14,18 @@ export interface ScoredChunk {
   readonly score: number;
 }
 
+// In a large scope a term found in more than a tenth of the chunks adds little (idf < ~2.3) but
+// costs a posting row per chunk; "or" queries skip such terms while rarer ones remain. Decided on
+// document frequencies alone, so both backends still rank identically.
+const PRUNE_MIN_DOCS = 10_000;
+const PRUNE_MAX_SHARE = 0.1;
+
+function prune<T extends { term: string }>(weighted: readonly T[], df: ReadonlyMap<string, number>, docCount: number): T[] {
+  if (docCount < PRUNE_MIN_DOCS) return [...weighted];
+  const rare = weighted.filter((w) => (df.get(w.term) ?? 0) <= PRUNE_MAX_SHARE * docCount);
+  return rare.length > 0 ? rare : [...weighted];
+}
+
 interface Stats {
   docCount: number;
   avgDocLength: number;
@@ -43,8 +55,9 @@ export class Bm25Retriever {
     const stats = await this.statsOf(scope);
     if (stats.docCount === 0) return [];
     const df = await this.docFreqs(scope, unique);
-    const weighted = unique.map((t) => ({ term: t, idf: bm25Idf(stats.docCount, df.get(t) ?? 0) })).filter((w) => (df.get(w.term) ?? 0) > 0);
-    if (weighted.length === 0 || (operator === "and" && weighted.length < unique.length)) return [];
+    const present = unique.map((t) => ({ term: t, idf: bm25Idf(stats.docCount, df.get(t) ?? 0) })).filter((w) => (df.get(w.term) ?? 0) > 0);
+    if (present.length === 0 || (operator === "and" && present.length < unique.length)) return [];
+    const weighted = operator === "or" ? prune(present, df, stats.docCount) : present;
     const { k1, b } = DEFAULT_BM25_PARAMS;
     const weights = sql.join(
       weighted.map((w, i) => (i === 0 ? sql`SELECT ${w.term} AS term, ${w.idf} AS idf` : sql`SELECT ${w.term}, ${w.idf}`)),

@@ -14,7 +14,7 @@ export interface Fused {
   readonly chunkKey: number;
   readonly score: number;
   /** Each retriever's normalised contribution, for debugging and reranking. */
-  readonly parts: Readonly<Partial<Record<RankedList["name"], number>>>;
+  readonly parts: Readonly<Partial<Record<RankedList["name"] | "neighbour", number>>>;
 }
 
 /**

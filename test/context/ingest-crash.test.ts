@@ -1,25 +1,15 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, test } from "node:test";
 import { eventually, startTestApp } from "../helpers/harness.js";
 import { waitTerminal } from "../helpers/ingest.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
+import { freePort } from "../helpers/webhook-receiver.js";
 
 let db: TestDb | null = null;
 after(async () => db?.drop());
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  s.listen(0, "127.0.0.1");
-  await once(s, "listening");
-  const { port } = s.address() as AddressInfo;
-  s.close();
-  await once(s, "close");
-  return port;
-}
 
 test("SIGKILL during a 500-item ingestion: after restart all 500 complete, none twice, none lost", async () => {
   db = await createTestDb();

@@ -1,0 +1,95 @@
+// LoCoMo retrieval quality: `npm run bench:retrieval` (embedded) or with DATABASE_URL (PostgreSQL).
+// Each conversation is ingested through POST /context/ingest as memories into its own collection
+// (one memory per turn, see bench/locomo.ts), then every category 1-4 question goes through
+// POST /query (in-process) as plain BM25 (query_by text), fast hybrid and thinking hybrid.
+// Prints recall@1/5/10/20 of the evidence turns (per question, averaged) and query latency.
+// Options: --conversations N (default 10). BENCH_LOCOMO_DIR=<dir> keeps the SQLite store there and
+// reuses it on the next run (skips ingestion; for tuning only: the reported figures ingest afresh).
+import { existsSync, mkdirSync } from "node:fs";
+import { createApplication } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { createTestDb } from "../test/helpers/test-db.js";
+import { option, percentile } from "./bench-utils.js";
+import { loadLocomo } from "./locomo.js";
+
+const DATASET = new URL("../../shared/datasets/locomo/locomo10.json", import.meta.url).pathname;
+const KS = [1, 5, 10, 20] as const;
+const conversations = loadLocomo(process.env.LOCOMO_PATH ?? DATASET, option("conversations", 10));
+
+const reuseDir = process.env.BENCH_LOCOMO_DIR;
+const reused = reuseDir !== undefined && existsSync(`${reuseDir}/ready`);
+const db = reuseDir ? { dataDir: reuseDir, databaseUrl: null, drop: async () => {} } : await createTestDb();
+if (reuseDir) mkdirSync(reuseDir, { recursive: true });
+const backend = db.databaseUrl ? "postgres" : "sqlite";
+const config = loadConfig({ DATA_DIR: db.dataDir, LOG_LEVEL: "error", JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "0", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) });
+const app = await createApplication(config);
+app.worker.start();
+const existing = reused ? await app.store.db.selectFrom("databases").select("org_id").where("name", "=", "locomo").executeTakeFirstOrThrow() : null;
+const orgId = existing ? existing.org_id : (await app.orgs.createOrganization("bench")).id;
+const key = (await app.orgs.createKey(orgId, "bench")).key;
+const post = async (url: string, payload: unknown): Promise<Record<string, unknown>> => {
+  const res = await app.server.inject({ method: "POST", url, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, payload: JSON.stringify(payload) });
+  if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  return res.json<Record<string, unknown>>();
+};
+
+if (!reused) {
+  const database = await app.databases.create(orgId, "locomo", []);
+  await app.databases.provision(database.id);
+  await app.pipeline.warmUp();
+  const started = performance.now();
+  const turns = conversations.reduce((n, c) => n + c.memories.length, 0);
+  for (const c of conversations) await post("/context/ingest", { type: "memory", database: "locomo", collection: c.collection, memories: c.memories });
+  for (;;) {
+    const row = await app.store.db
+      .selectFrom("context_items")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("database_id", "=", database.id)
+      .where("status", "in", ["graph_creation", "completed", "errored"])
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) >= turns) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  console.log(`ingested ${turns} turns of ${conversations.length} conversations in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (reuseDir) mkdirSync(`${reuseDir}/ready`);
+}
+
+interface Method {
+  name: string;
+  body: Record<string, unknown>;
+}
+const methods: Method[] = [
+  { name: "BM25 (query_by text)", body: { query_by: "text" } },
+  { name: "fast (hybrid)", body: { mode: "fast" } },
+  { name: "thinking (hybrid)", body: { mode: "thinking" } },
+];
+const only = process.env.BENCH_METHODS?.split(",");
+// tuning: extra JSON merged into the hybrid queries (e.g. {"alpha":0.2})
+const extra = JSON.parse(process.env.BENCH_BODY ?? "{}") as Record<string, unknown>;
+const questionCount = conversations.reduce((n, c) => n + c.questions.length, 0);
+console.log(`backend: ${backend}; ${questionCount} questions (categories 1-4); recall of evidence turns; graph_context off`);
+console.log(`${"method".padEnd(22)} ${KS.map((k) => `R@${k}`.padStart(6)).join(" ")}   p50 ms  p95 ms`);
+for (const [i, m] of methods.entries()) {
+  if (only && !only.includes(String(i))) continue;
+  const sums: number[] = KS.map(() => 0);
+  const byCategory = new Map<number, { n: number; r10: number }>();
+  const times: number[] = [];
+  for (const c of conversations) {
+    for (const q of c.questions) {
+      const t0 = performance.now();
+      const res = await post("/query", { database: "locomo", collection: c.collection, type: "memory", query: q.question, max_results: 20, graph_context: false, ...m.body, ...(i > 0 ? extra : {}) });
+      times.push(performance.now() - t0);
+      const ranked = [...new Set((res.data as { chunks: Array<{ id: string }> }).chunks.map((ch) => ch.id))];
+      KS.forEach((k, j) => (sums[j]! += q.evidence.filter((e) => ranked.slice(0, k).includes(e)).length / q.evidence.length));
+      const cat = byCategory.get(q.category) ?? { n: 0, r10: 0 };
+      cat.n++;
+      cat.r10 += q.evidence.filter((e) => ranked.slice(0, 10).includes(e)).length / q.evidence.length;
+      byCategory.set(q.category, cat);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const cats = [...byCategory].sort((a, b) => a[0] - b[0]).map(([k, v]) => `c${k} ${(v.r10 / v.n).toFixed(3)}`).join(" ");
+  console.log(`${m.name.padEnd(22)} ${sums.map((s) => (s / questionCount).toFixed(3).padStart(6)).join(" ")}   ${percentile(times, 0.5).toFixed(1).padStart(6)}  ${percentile(times, 0.95).toFixed(1).padStart(6)}   R@10 by category: ${cats}`);
+}
+await app.close();
+if (!reuseDir) await db.drop();
