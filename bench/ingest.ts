@@ -27,7 +27,7 @@ const items = Array.from({ length: ITEMS }, (_, i) => ({ id: `bench-${i}`, type:
 
 const db = await createTestDb();
 const backend = db.databaseUrl ? "postgres" : "sqlite";
-const config = loadConfig({ DATA_DIR: db.dataDir, LOG_LEVEL: "error", JOB_POLL_MS: "20", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) });
+const config = loadConfig({ ...process.env, DATA_DIR: db.dataDir, LOG_LEVEL: "error", JOB_POLL_MS: "20", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) });
 
 // 1. The embedder alone, on the same chunk texts, with the same worker count as the service.
 const chunkTexts = items.flatMap((raw) => {
@@ -51,18 +51,18 @@ const org = await app.orgs.createOrganization("bench");
 const database = await app.databases.create(org.id, "bench", []);
 await app.databases.provision(database.id);
 await app.pipeline.warmUp();
-const searchable = async (ids: string[]): Promise<number> => {
-  const rows = await app.store.db
+const reached = async (ids: string[], states: readonly string[]): Promise<number> => {
+  const rows = await app.store.reader
     .selectFrom("context_items")
     .select("status")
     .where("database_id", "=", database.id)
     .where("source_id", "in", ids)
     .execute();
-  return rows.filter((r) => r.status === "graph_creation" || r.status === "completed").length;
+  return rows.filter((r) => states.includes(r.status)).length;
 };
-const waitFor = async (ids: string[]): Promise<void> => {
+const waitFor = async (ids: string[], states: readonly string[] = ["graph_creation", "completed"]): Promise<void> => {
   for (;;) {
-    if ((await searchable(ids)) >= ids.length) return;
+    if ((await reached(ids, states)) >= ids.length) return;
     await new Promise((r) => setTimeout(r, 20));
   }
 };
@@ -78,6 +78,9 @@ await waitFor(items.map((i) => i.id));
 const pipelineSeconds = (performance.now() - started) / 1000;
 const chunkRows = await app.store.db.selectFrom("context_chunks").select((eb) => eb.fn.countAll<number>().as("n")).where("database_id", "=", database.id).executeTakeFirstOrThrow();
 const pipelineRate = Number(chunkRows.n) / pipelineSeconds;
+// Graph building runs at background priority while items are being made searchable; it catches up here.
+await waitFor(items.map((i) => i.id), ["completed"]);
+const completedSeconds = (performance.now() - started) / 1000;
 
 // 3. A 20-page PDF from the 202 to searchable.
 const pages = Array.from({ length: 20 }, (_, p) =>
@@ -101,6 +104,7 @@ const pdfSeconds = (performance.now() - started) / 1000;
 console.log(`backend: ${backend}, embedder: local USE-lite, ${workers} worker threads`);
 console.log(`embedder raw: ${chunkTexts.length} chunks in ${rawSeconds.toFixed(2)} s = ${rawRate.toFixed(1)} chunks/s`);
 console.log(`pipeline (${ITEMS} app items, accept ${acceptMs.toFixed(0)} ms): ${chunkRows.n} chunks searchable in ${pipelineSeconds.toFixed(2)} s = ${pipelineRate.toFixed(1)} chunks/s`);
+console.log(`all ${ITEMS} items completed (graph built) ${completedSeconds.toFixed(2)} s after the 202`);
 console.log(`pipeline / raw embedder: ${((pipelineRate / rawRate) * 100).toFixed(1)}% (target >= 80%)`);
 console.log(`20-page PDF: searchable ${pdfSeconds.toFixed(2)} s after the 202 (target <= 15 s)`);
 await app.close();

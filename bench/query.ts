@@ -6,8 +6,11 @@
 // cycled with a small seeded perturbation (embedding 110k chunks would take ~15 minutes here).
 // Then times POST /query (in-process, app.server.inject) with LoCoMo questions and prints p50 / p95
 // of the server-side latency (meta.latency_ms: parse to response, query embedding included).
-// Options: --chunks N (default 100000), --runs N (default 200).
+// Options: --chunks N (default 100000), --runs N (default 100). BENCH_DATA_DIR=<dir> (embedded only)
+// keeps the written store there and reuses it on the next run, to iterate without rewriting.
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { createApplication } from "../src/app.js";
 import { defaultCollectionOf } from "../src/databases/service.js";
 import { loadConfig } from "../src/config.js";
@@ -31,17 +34,21 @@ const random = seededRandom();
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const chunkText = (): string => Array.from({ length: 3 + Math.floor(random() * 4) }, () => pick(sentences)).join(" ");
 
-const db = await createTestDb();
+const keepDir = process.env.BENCH_DATA_DIR && !process.env.DATABASE_URL ? process.env.BENCH_DATA_DIR : null;
+const reuse = keepDir !== null && existsSync(join(keepDir, "context-store.sqlite"));
+const db = keepDir ? { dataDir: keepDir, databaseUrl: null, drop: async () => undefined } : await createTestDb();
 const backend = db.databaseUrl ? "postgres" : "sqlite";
 const config = loadConfig({ DATA_DIR: db.dataDir, LOG_LEVEL: "error", RATE_LIMIT_PER_MINUTE: "0", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) });
 const app = await createApplication(config);
-const org = await app.orgs.createOrganization("bench");
-const key = (await app.orgs.createKey(org.id, "bench")).key;
-const database = await app.databases.create(org.id, "bench", []);
-await app.databases.provision(database.id);
+const org = reuse ? (await app.store.db.selectFrom("organizations").selectAll().executeTakeFirstOrThrow()) : await app.orgs.createOrganization("bench");
+const key = (await app.orgs.createKey(org.id, `bench-${Date.now()}`)).key;
+const database = reuse ? await app.databases.get(org.id, "bench") : await app.databases.create(org.id, "bench", []);
+if (!reuse) await app.databases.provision(database.id);
 const collection = defaultCollectionOf(database);
 
 let started = performance.now();
+let written = reuse ? CHUNKS + CHUNKS / 10 : 0;
+if (!reuse) {
 const embedder = await createLocalEmbedder({ workers: 2, batchSize: 32 });
 const texts = Array.from({ length: CHUNKS + CHUNKS / 10 }, chunkText);
 const base = await embedder.embed(texts.slice(0, DISTINCT_VECTORS));
@@ -54,7 +61,6 @@ const vectorOf = (i: number): Float32Array => {
 console.log(`embedded ${DISTINCT_VECTORS} distinct texts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 started = performance.now();
-let written = 0;
 const writeItems = async (corpus: Corpus, items: number, perItem: number): Promise<void> => {
   for (let n = 0; n < items; n += 50) {
     await app.store.transaction(async (tx) => {
@@ -77,6 +83,7 @@ const pendingIndex: Array<{ corpus: Corpus; keys: number[]; vectors: Float32Arra
 await writeItems("knowledge", CHUNKS / PER_ITEM, PER_ITEM);
 await writeItems("memory", CHUNKS / 10, 1);
 console.log(`wrote ${written} chunks (${CHUNKS} knowledge, ${CHUNKS / 10} memory) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
 
 function itemRow(corpus: Corpus, sourceId: string): ItemRow {
   const at = Date.now() - Math.floor(random() * 365 * 86_400_000);

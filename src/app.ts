@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createBlobStore } from "./context/blob-store.js";
 import { ChunkBuilder } from "./context/build-chunks.js";
 import { registerIngestRoutes } from "./context/ingest-routes.js";
-import { IngestService } from "./context/ingest-service.js";
+import { graphJobKey, IngestService } from "./context/ingest-service.js";
 import { ItemStore } from "./context/item-store.js";
 import { ContextMaintenance } from "./context/maintenance.js";
 import { registerEditRoutes } from "./context/edit-routes.js";
@@ -18,6 +18,7 @@ import { registerStatusRoutes } from "./context/status-routes.js";
 import { VectorStore } from "./context/vector-store.js";
 import { SharedEmbedder } from "./embeddings/shared-embedder.js";
 import { Bm25Retriever } from "./query/bm25-retriever.js";
+import { TermIndexes } from "./query/term-indexes.js";
 import { CorpusRetriever } from "./query/corpus-retriever.js";
 import { graphProviderOf } from "./query/graph-provider.js";
 import { registerQueryRoutes } from "./query/routes.js";
@@ -100,14 +101,15 @@ export async function createApplication(config: Config): Promise<Application> {
   const blobs = createBlobStore(store, config.dataDir);
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
   const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel);
-  const pipeline = new IngestPipeline(store, chunker, embedder, vectors);
+  const pipeline = new IngestPipeline(store, chunker, embedder, vectors, async (tx, item) => {
+    await queue.enqueue("ingest.graph", { itemId: item.id, generation: item.generation }, { executor: tx, dedupeKey: graphJobKey(item.id, item.generation) });
+  });
   const chat = config.chatModel;
   const graphBuilder = new GraphBuilder(
     store,
     chat ? createLlmRelationExtractor({ baseUrl: chat.baseUrl, model: chat.model, ...(chat.apiKey ? { apiKey: chat.apiKey } : {}) }) : null,
   );
-  pipeline.addGraphPreparer(graphBuilder.prepare);
-  pipeline.addGraphStage(graphBuilder.build);
+  pipeline.addGraphStage(graphBuilder);
   const ingest = new IngestService(store, queue, databases, blobs, vectors, () => worker?.wake());
   const maintenance = new ContextMaintenance(store, blobs, vectors, (id, generation, error) => pipeline.endWithError(id, generation, error));
   maintenance.addPurgeStage(graphBuilder.remove);
@@ -137,6 +139,7 @@ export async function createApplication(config: Config): Promise<Application> {
     "database.provision": async ({ databaseId }) => databases.provision(databaseId),
     "database.delete": async ({ databaseId }) => databases.purge(databaseId),
     "ingest.item": async ({ itemId, generation }, ctx) => pipeline.process(itemId, generation, ctx),
+    "ingest.graph": async ({ itemId, generation }, ctx) => pipeline.buildGraph(itemId, generation, ctx),
     "ingest.reconcile": async () => {
       await maintenance.reconcile();
     },
@@ -169,7 +172,7 @@ export async function createApplication(config: Config): Promise<Application> {
   const subgraphs = new SubgraphService(store, databases);
   registerGraphRoutes(server, subgraphs, new RelationsService(store, databases));
   const graphContext = new GraphContextProvider(store);
-  const retriever = new CorpusRetriever(store, new Bm25Retriever(store), vectors);
+  const retriever = new CorpusRetriever(store, new Bm25Retriever(store, new TermIndexes(store)), vectors);
   const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog);
   registerQueryRoutes(server, queryService);
   registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, maxUploadBytes: config.maxUploadBytes });

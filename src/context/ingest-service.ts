@@ -176,3 +176,6 @@ export class IngestService {
 
 /** One pipeline job per item generation; the reconcile job finds it again by this key. */
 export const ingestJobKey = (itemId: string, generation: number): string => `ingest:${itemId}:${generation}`;
+
+/** The graph job of an item generation (enqueued when the item becomes searchable). */
+export const graphJobKey = (itemId: string, generation: number): string => `graph:${itemId}:${generation}`;

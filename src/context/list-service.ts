@@ -55,7 +55,7 @@ export class ListService {
       now: this.now(),
     };
     const backend = this.store.backend;
-    const base = this.store.db
+    const base = this.store.reader
       .selectFrom("context_items as ci")
       .where(visibleItem(backend, "ci", v))
       .where(q.foldThreads ? sql<SqlBool>`NOT ${foldedItem(backend, "ci", v)}` : sql<SqlBool>`1 = 1`);
@@ -70,7 +70,7 @@ export class ListService {
       .execute();
 
     const knowledge = rows.filter((r) => r.corpus === "knowledge");
-    const threads = q.foldThreads && knowledge.length > 0 ? await commentsOf(this.store.db, backend, v, knowledge, q.maxComments) : null;
+    const threads = q.foldThreads && knowledge.length > 0 ? await commentsOf(this.store.reader, backend, v, knowledge, q.maxComments) : null;
     const sources = knowledge.map((item) => {
       const row = knowledgeRow(item, database.name, q.includeFields);
       const thread = threads?.get(item.id);

@@ -1,6 +1,6 @@
 import type { Executor, Store } from "../store/db.js";
 import type { BlobStore } from "./blob-store.js";
-import { ingestJobKey } from "./ingest-service.js";
+import { graphJobKey, ingestJobKey } from "./ingest-service.js";
 import { ItemStore, type ItemRow } from "./item-store.js";
 import type { VectorStore } from "./vector-store.js";
 
@@ -34,7 +34,7 @@ export class ContextMaintenance {
   async reconcile(): Promise<number> {
     const stale = await this.store.db
       .selectFrom("context_items")
-      .select(["id", "generation"])
+      .select(["id", "generation", "status"])
       .where("status", "in", ["queued", "processing", "graph_creation"])
       .where("updated_at", "<", this.now() - STALE_AFTER_MS)
       .limit(1000)
@@ -44,7 +44,7 @@ export class ContextMaintenance {
       const job = await this.store.db
         .selectFrom("jobs")
         .select(["status", "last_error"])
-        .where("dedupe_key", "=", ingestJobKey(item.id, item.generation))
+        .where("dedupe_key", "=", (item.status === "graph_creation" ? graphJobKey : ingestJobKey)(item.id, item.generation))
         .executeTakeFirst();
       if (job && job.status !== "dead" && job.status !== "completed") continue;
       const message = `indexing job ${job ? "failed" : "was lost"}${job?.last_error ? `: ${job.last_error}` : ""}`;

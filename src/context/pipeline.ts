@@ -9,35 +9,45 @@ import { ItemStore, type ItemRow } from "./item-store.js";
 import type { StatusListener } from "./status-events.js";
 import type { VectorScope, VectorStore } from "./vector-store.js";
 
-/** Builds the graph of an item during `graph_creation` (the graph subsystem plugs in here). */
-export type GraphStage = (tx: Executor, item: ItemRow, chunkKeys: readonly number[]) => Promise<void>;
-
 /**
- * Runs before the `graph_creation` transaction, outside it: slow graph work (a chat model call)
- * must not hold the write lock. What it computes is handed to the stage by the subsystem itself.
+ * Builds the graph of an item in the `ingest.graph` job (the graph subsystem plugs in here):
+ * `prepare` runs outside any transaction (the CPU-heavy extraction, a chat model call) and its
+ * result goes to `write`, inside the transaction that marks the item completed, so the write
+ * lock is held only for writes.
  */
-export type GraphPreparer = (item: ItemRow, chunkKeys: readonly number[]) => Promise<void>;
+export interface GraphStage<P> {
+  prepare(item: ItemRow, chunkKeys: readonly number[]): Promise<P>;
+  write(tx: Executor, item: ItemRow, chunkKeys: readonly number[], prepared: P): Promise<void>;
+}
+
+type PreparedWrite = (tx: Executor) => Promise<void>;
+
+/** Schedules an item's graph job inside the transaction that makes it searchable. */
+export type GraphScheduler = (tx: Executor, item: ItemRow) => Promise<void>;
 
 class Superseded extends Error {}
 
 const scopeOf = (item: ItemRow): VectorScope => ({ databaseId: item.database_id, corpus: item.corpus, collection: item.collection });
 
 /**
- * The indexing pipeline of one item, run as the `ingest.item` job:
- * queued -> processing (parse, chunk, embed) -> graph_creation (chunks, postings and vectors
- * stored: searchable) -> completed (graph built), or errored with a code. Every write is fenced
- * on the item's generation, so a job of a replaced (upserted) item stops without writing.
+ * The indexing pipeline of one item, as two jobs:
+ * `ingest.item`: queued -> processing (parse, chunk, embed) -> graph_creation (chunks, postings
+ * and vectors stored: searchable), which enqueues in the same transaction
+ * `ingest.graph`: graph_creation -> completed (graph built).
+ * Either ends errored with a code on failure. Every write is fenced on the item's generation,
+ * so a job of a replaced (upserted) item stops without writing. Graph building is a job of its
+ * own so that it can run at background priority: making items searchable comes first.
  */
 export class IngestPipeline {
   private readonly listeners: StatusListener[] = [];
-  private readonly graphStages: GraphStage[] = [];
-  private readonly graphPreparers: GraphPreparer[] = [];
+  private readonly graphStages: Array<(item: ItemRow, chunkKeys: readonly number[]) => Promise<PreparedWrite>> = [];
 
   constructor(
     private readonly store: Store,
     private readonly builder: ChunkBuilder,
     private readonly embedder: SharedEmbedder,
     private readonly vectors: VectorStore,
+    private readonly scheduleGraph: GraphScheduler,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -50,19 +60,34 @@ export class IngestPipeline {
     this.listeners.push(listener);
   }
 
-  addGraphStage(stage: GraphStage): void {
-    this.graphStages.push(stage);
+  addGraphStage<P>(stage: GraphStage<P>): void {
+    this.graphStages.push(async (item, chunkKeys) => {
+      const prepared = await stage.prepare(item, chunkKeys);
+      return (tx) => stage.write(tx, item, chunkKeys, prepared);
+    });
   }
 
-  addGraphPreparer(preparer: GraphPreparer): void {
-    this.graphPreparers.push(preparer);
-  }
-
+  /** The `ingest.item` job: to searchable. */
   async process(itemId: string, generation: number, ctx: JobContext): Promise<void> {
+    await this.runJob(itemId, generation, ctx, ["queued", "processing"], (item) => this.index(item, ctx));
+  }
+
+  /** The `ingest.graph` job: from searchable to completed. */
+  async buildGraph(itemId: string, generation: number, ctx: JobContext): Promise<void> {
+    await this.runJob(itemId, generation, ctx, ["graph_creation"], (item) => this.graph(item));
+  }
+
+  private async runJob(
+    itemId: string,
+    generation: number,
+    ctx: JobContext,
+    from: readonly IndexingStatus[],
+    step: (item: ItemRow) => Promise<void>,
+  ): Promise<void> {
     const item = await new ItemStore(this.store.db).getById(itemId);
-    if (!item || item.generation !== generation || item.status === "completed" || item.status === "errored") return;
+    if (!item || item.generation !== generation || !from.includes(item.status)) return;
     try {
-      await this.run(item, ctx);
+      await step(item);
     } catch (err) {
       if (err instanceof Superseded) return;
       // The last attempt must leave the item terminal rather than stuck mid-pipeline.
@@ -88,7 +113,7 @@ export class IngestPipeline {
     }
   }
 
-  private async run(item: ItemRow, ctx: JobContext): Promise<void> {
+  private async index(item: ItemRow, ctx: JobContext): Promise<void> {
     await this.setStatus(item, "processing");
     const built = await this.builder.build(item);
     if (!built.ok) {
@@ -120,12 +145,18 @@ export class IngestPipeline {
       );
       await this.vectors.insert(tx, scopeOf(item), keys, vectors);
       await this.setStatusIn(tx, item, "graph_creation", null, { chunk_count: keys.length, inferred_content: built.inferred });
+      await this.scheduleGraph(tx, item);
       return keys;
     });
     await this.vectors.indexAdded(scopeOf(item), chunkKeys, vectors);
-    for (const prepare of this.graphPreparers) await prepare(item, chunkKeys);
+  }
+
+  private async graph(item: ItemRow): Promise<void> {
+    const chunkKeys = await new ItemStore(this.store.db).chunkKeys(item.id);
+    const writes: PreparedWrite[] = [];
+    for (const stage of this.graphStages) writes.push(await stage(item, chunkKeys));
     await this.store.transaction(async (tx) => {
-      for (const stage of this.graphStages) await stage(tx, item, chunkKeys);
+      for (const write of writes) await write(tx);
       await this.setStatusIn(tx, item, "completed");
     });
   }

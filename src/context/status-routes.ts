@@ -70,7 +70,7 @@ export async function lookupStatuses(
   ids: readonly string[],
   type?: "knowledge" | "memory" | "all",
 ): Promise<StatusRow[]> {
-  let q = store.db
+  let q = store.reader
     .selectFrom("context_items")
     .select(["source_id", "status", "error_code", "message", "corpus"])
     .where("database_id", "=", database.id)

@@ -22,10 +22,15 @@ export class SharedEmbedder {
 
   constructor(
     private readonly config: EmbeddingConfig,
-    private readonly batchSize = 64,
+    private readonly batchSize = 16,
     private readonly lingerMs = 3,
-    /** Provider calls running at once; while all are busy, texts keep gathering into the next batch. */
-    private readonly maxInFlight = config.provider === "local" ? config.workers : 4,
+    /**
+     * Provider calls running at once; while all are busy, texts keep gathering into the next
+     * batch. For the local embedder, two per worker thread: one running and one waiting, so a
+     * thread that finishes starts on the next batch at once (its cost is per text, so small
+     * batches lose nothing).
+     */
+    private readonly maxInFlight = config.provider === "local" ? config.workers * 2 : 4,
   ) {}
 
   /** The provider's vector size; loads the provider when needed. */
@@ -75,10 +80,14 @@ export class SharedEmbedder {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.queue.length === 0) return;
-    // Take whole requests up to the batch size (a single large request goes alone).
+    // Take whole requests up to the batch size (a single large request goes alone), and spread what
+    // gathered over the idle provider slots: one full batch on one worker while the others idle
+    // would halve the local embedder's throughput.
+    const idleSlots = Math.max(1, this.maxInFlight - this.inFlight);
+    const limit = Math.min(this.batchSize, Math.max(1, Math.ceil(this.queued / idleSlots)));
     const batch: Pending[] = [];
     let size = 0;
-    while (this.queue.length > 0 && (batch.length === 0 || size + this.queue[0]!.texts.length <= this.batchSize)) {
+    while (this.queue.length > 0 && (batch.length === 0 || size + this.queue[0]!.texts.length <= limit)) {
       const next = this.queue.shift()!;
       batch.push(next);
       size += next.texts.length;
@@ -89,6 +98,8 @@ export class SharedEmbedder {
       this.inFlight -= 1;
       if (this.queue.length > 0) this.flush();
     });
+    // Requests left over go to the remaining idle slots now rather than after the linger.
+    if (this.queue.length > 0 && this.inFlight < this.maxInFlight) this.flush();
   }
 
   private async run(batch: Pending[]): Promise<void> {

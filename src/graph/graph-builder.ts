@@ -5,7 +5,7 @@ import type { PurgedItem } from "../context/maintenance.js";
 import type { Executor, Store } from "../store/db.js";
 import { LoadedAliasTable } from "./alias-store.js";
 import { speakerOf } from "./app-structure.js";
-import { buildItemGraph, identityHints, readChunkMentions, type ChunkText } from "./extract-item-graph.js";
+import { buildItemGraph, identityHints, readChunkMentions, type ChunkMentions, type ChunkText } from "./extract-item-graph.js";
 import { aliasScopeKey, applyMerges, collectGarbage, graphScopeOf, removeItemGraph, resolutionScopeOf, rowScope, writeItemGraph, type GraphScope } from "./graph-writer.js";
 import { appItemOf, itemLinksOf, type ItemLink } from "./item-links.js";
 import { mergeInGraph, modelRelations, remapModelTriplets } from "./model-relations.js";
@@ -42,6 +42,13 @@ async function resolveExternal(tx: Executor, scope: GraphScope, links: readonly 
   return out;
 }
 
+/** What `prepare` computed outside the transaction, for `write`. */
+export interface PreparedGraph {
+  readonly chunks: ChunkMentions[];
+  readonly fromModel: Map<string, RelationTriplet[]> | undefined;
+  readonly ms: number;
+}
+
 /**
  * Builds an item's graph in `graph_creation` and removes it on delete. A rebuild (upsert,
  * retry) first removes what the item contributed, so the graph always holds exactly the
@@ -49,7 +56,6 @@ async function resolveExternal(tx: Executor, scope: GraphScope, links: readonly 
  */
 export class GraphBuilder {
   readonly stats: GraphBuildStats = { items: 0, totalMs: 0 };
-  private readonly prepared = new Map<string, Map<string, RelationTriplet[]>>();
 
   constructor(
     private readonly store: Store,
@@ -61,26 +67,29 @@ export class GraphBuilder {
     readChunkMentions({ item_timestamp: 0, created_at: 0 }, null, [{ chunkId: "warm-up", content: "Ada Lovelace works at Acme Corp in London since May 2024." }]);
   }
 
-  /** The pipeline's preparer: asks the chat model, when one is configured, outside the transaction. */
-  readonly prepare = async (item: ItemRow, chunkKeys: readonly number[]): Promise<void> => {
-    if (this.llm === null) return;
-    const found = await modelRelations(this.llm, item, appItemOf(item), await chunksOf(this.store.db, chunkKeys));
-    this.prepared.set(`${item.id}:${item.generation}`, found);
+  /**
+   * The pipeline's preparer, outside the transaction: reads the chunks' mentions (the CPU-heavy
+   * NLP) and asks the chat model, when one is configured, so the write lock is held only for writes.
+   */
+  readonly prepare = async (item: ItemRow, chunkKeys: readonly number[]): Promise<PreparedGraph> => {
+    const started = performance.now();
+    const texts = await chunksOf(this.store.db, chunkKeys);
+    const app = appItemOf(item);
+    const chunks = readChunkMentions(item, app, texts);
+    const fromModel = this.llm === null ? undefined : await modelRelations(this.llm, item, app, texts);
+    return { chunks, fromModel, ms: performance.now() - started };
   };
 
-  /** The pipeline's graph stage, inside the transaction that marks the item completed. */
-  readonly build = async (tx: Executor, item: ItemRow, chunkKeys: readonly number[]): Promise<void> => {
+  /** Writes the prepared graph, inside the transaction that marks the item completed. */
+  readonly write = async (tx: Executor, item: ItemRow, _chunkKeys: readonly number[], prepared: PreparedGraph): Promise<void> => {
     const started = performance.now();
     const app = appItemOf(item);
     const scope = graphScopeOf(item);
-    const chunks = readChunkMentions(item, app, await chunksOf(tx, chunkKeys));
+    const { chunks, fromModel } = prepared;
     const candidates = await removeItemGraph(tx, item);
     const hints = identityHints(app, speakerOf(app, item.user_name), chunks);
     const aliases = await LoadedAliasTable.load(tx, item.database_id, aliasScopeKey(scope), scopeKey(resolutionScopeOf(scope)), hints);
     const resolver = createEntityResolver(resolutionScopeOf(scope), aliases.table);
-    const key = `${item.id}:${item.generation}`;
-    const fromModel = this.prepared.get(key);
-    this.prepared.delete(key);
     const modelTriplets = fromModel === undefined ? undefined : remapModelTriplets(resolver, fromModel);
     const built = buildItemGraph({ item, app, chunks, resolver, ...(modelTriplets === undefined ? {} : { modelTriplets }) });
     const merges = resolver.takeMerges();
@@ -89,7 +98,7 @@ export class GraphBuilder {
     await aliases.flush(tx);
     await collectGarbage(tx, scope, candidates);
     this.stats.items += 1;
-    this.stats.totalMs += performance.now() - started;
+    this.stats.totalMs += performance.now() - started + prepared.ms;
   };
 
   /** The delete stage: the item's links, triplets and mentions go, then orphaned entities. */

@@ -34,7 +34,7 @@ export class RelationsService {
 
   async relations(req: RelationsRequest): Promise<RelationsPage> {
     const s = await traversalScopeFor(this.databases, this.store, req, this.now());
-    const rows = await readTriplets(this.store.db, s, req.id === undefined ? {} : { sourceId: req.id }, req.cursor ?? 0, req.limit + 1);
+    const rows = await readTriplets(this.store.reader, s, req.id === undefined ? {} : { sourceId: req.id }, req.cursor ?? 0, req.limit + 1);
     const page = rows.slice(0, req.limit);
     const more = rows.length > req.limit;
     const last = page[page.length - 1];

@@ -41,6 +41,14 @@ export const JOB_CATALOG = {
     maxBackoffMs: 60_000,
     timeoutMs: 10 * 60_000,
   }),
+  /** Builds a searchable item's graph (graph_creation -> completed), at background priority. */
+  "ingest.graph": spec({
+    payload: Type.Object({ itemId: Type.String(), generation: Type.Integer() }),
+    maxAttempts: 4,
+    backoffMs: 1_000,
+    maxBackoffMs: 60_000,
+    timeoutMs: 10 * 60_000,
+  }),
   /** Brings items whose pipeline job died (dead-lettered, lost) to a terminal state. */
   "ingest.reconcile": spec({
     payload: Type.Object({}),

@@ -1,3 +1,4 @@
+import { BackgroundGate } from "./background-gate.js";
 import { JOB_KINDS, type JobKind } from "./catalog.js";
 import type { JobQueue } from "./queue.js";
 import { JobWorker, type JobHandlers, type WorkerOptions } from "./worker.js";
@@ -11,16 +12,27 @@ export interface PoolOptions extends Omit<WorkerOptions, "concurrency" | "kinds"
 }
 
 const INGEST: readonly JobKind[] = ["ingest.item"];
-const OTHERS: readonly JobKind[] = JOB_KINDS.filter((k) => !INGEST.includes(k));
+const GRAPH: readonly JobKind[] = ["ingest.graph"];
+const OTHERS: readonly JobKind[] = JOB_KINDS.filter((k) => !INGEST.includes(k) && !GRAPH.includes(k));
 
-/** The workers of one process: one for ingestion, one for everything else. */
+/** Graph building's share of the time while this process is making items searchable. */
+const GRAPH_SHARE_WHILE_INDEXING = 0.1;
+
+/**
+ * The workers of one process: one for ingestion up to searchable, one for graph building at
+ * background priority (it yields to ingestion, which competes with it for the CPU: the local
+ * embedder's threads), one for everything else.
+ */
 export class WorkerPool {
   private readonly workers: JobWorker[];
 
   constructor(queue: JobQueue, handlers: JobHandlers, options: PoolOptions) {
+    const ingest = new JobWorker(queue, handlers, { ...options, concurrency: options.ingestConcurrency, kinds: INGEST, schedules: false });
+    const gate = new BackgroundGate(() => ingest.active > 0, GRAPH_SHARE_WHILE_INDEXING);
     this.workers = [
       new JobWorker(queue, handlers, { ...options, concurrency: options.concurrency, kinds: OTHERS, schedules: true }),
-      new JobWorker(queue, handlers, { ...options, concurrency: options.ingestConcurrency, kinds: INGEST, schedules: false }),
+      ingest,
+      new JobWorker(queue, handlers, { ...options, concurrency: options.concurrency, kinds: GRAPH, schedules: false, gate }),
     ];
   }
 

@@ -1,4 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
+import type { BackgroundGate } from "./background-gate.js";
 import { JOB_CATALOG, type JobKind, type JobPayload } from "./catalog.js";
 import type { ClaimedJob, JobQueue } from "./queue.js";
 
@@ -27,6 +28,8 @@ export interface WorkerOptions {
   readonly kinds?: readonly JobKind[];
   /** Whether this worker enqueues the recurring jobs (one worker per process does). */
   readonly schedules?: boolean;
+  /** Runs this worker's jobs at background priority (see BackgroundGate). */
+  readonly gate?: BackgroundGate;
 }
 
 interface Running {
@@ -36,6 +39,8 @@ interface Running {
 }
 
 class JobTimeout extends Error {}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Claims jobs from the queue and runs their handlers with bounded concurrency, keeping
@@ -54,6 +59,11 @@ export class JobWorker {
     private readonly handlers: JobHandlers,
     private readonly options: WorkerOptions,
   ) {}
+
+  /** Jobs running now. */
+  get active(): number {
+    return this.running.size;
+  }
 
   start(): void {
     if (this.loop || this.options.concurrency <= 0) return;
@@ -84,7 +94,11 @@ export class JobWorker {
     if (schedules) await this.queue.scheduleRecurring().catch((err: unknown) => this.options.logger.warn({ err }, "scheduling failed"));
     let lastSchedule = Date.now();
     while (!this.stopping) {
-      const free = this.options.concurrency - this.running.size;
+      // On SQLite every query resolves synchronously, so a busy lane would chain promise
+      // continuations without end and starve timers and I/O (HTTP requests): yield each round.
+      await yieldToEventLoop();
+      const slots = this.options.concurrency - this.running.size;
+      const free = this.options.gate ? this.options.gate.admit(slots, this.running.size) : slots;
       let claimed: ClaimedJob[] = [];
       if (free > 0) {
         try {
@@ -98,7 +112,7 @@ export class JobWorker {
         lastSchedule = Date.now();
         await this.queue.scheduleRecurring().catch(() => undefined);
       }
-      if (claimed.length === 0 || this.running.size >= this.options.concurrency) await this.idle();
+      if (claimed.length === 0 || free < slots || this.running.size >= this.options.concurrency) await this.idle();
     }
   }
 
@@ -115,7 +129,9 @@ export class JobWorker {
 
   private launch(job: ClaimedJob): void {
     const abort = new AbortController();
+    const started = performance.now();
     const done = this.execute(job, abort).finally(() => {
+      this.options.gate?.finished(performance.now() - started);
       this.running.delete(job.id);
       this.wake();
     });
@@ -123,6 +139,7 @@ export class JobWorker {
   }
 
   private async execute(job: ClaimedJob, abort: AbortController): Promise<void> {
+    await yieldToEventLoop();
     const spec = JOB_CATALOG[job.kind];
     const { logger } = this.options;
     if (!Value.Check(spec.payload, job.payload)) {

@@ -23,7 +23,8 @@ export interface CorpusQuery {
   visible: RawBuilder<SqlBool>;
   /** Whether `visible` restricts more than scope and expiry (filters, ACL): dense search then scores the allowed set. */
   restrictive: boolean;
-  vector: Float32Array | null;
+  /** The query's embedding, still being computed while the lexical retrievers run. */
+  vector: Promise<Float32Array | null>;
   /** Extra weighted query terms (thinking mode's pseudo-relevance feedback). */
   expansion?: readonly string[];
 }
@@ -47,31 +48,32 @@ export class CorpusRetriever {
 
   async retrieve(q: CorpusQuery): Promise<Fused[]> {
     const scope = { databaseId: q.databaseId, corpus: q.corpus, collections: q.collections };
+    // With filters or ACL, a small visible set is ranked exactly by every retriever.
+    const allowed = q.restrictive ? await this.visibleChunkKeys(q, EXACT_FILTERED_LIMIT + 1) : null;
+    const exact = allowed !== null && allowed.length <= EXACT_FILTERED_LIMIT ? new Set(allowed) : null;
     if (q.queryBy === "text") {
       const op = q.operator === "phrase" ? "and" : q.operator;
-      const hits = await this.bm25.search(scope, q.terms, q.operator === "phrase" ? q.depth * 5 : q.depth, op, q.visible);
+      const hits = await this.bm25.search(scope, q.terms, q.operator === "phrase" ? q.depth * 5 : q.depth, op, q.visible, exact);
       const kept = q.operator === "phrase" ? (await this.phraseMatches(hits.map((h) => h.chunkKey), q.text)).slice(0, q.depth) : null;
       const ranked = kept ? hits.filter((h) => kept.includes(h.chunkKey)) : hits;
       return fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0 });
     }
-    const [lexical, expanded, dense] = await Promise.all([
-      this.bm25.search(scope, q.terms, q.depth, "or", q.visible),
-      q.expansion && q.expansion.length > 0 ? this.bm25.search(scope, [...q.terms, ...q.expansion], q.depth, "or", q.visible) : Promise.resolve([]),
-      q.vector ? this.dense(q, q.vector) : Promise.resolve([]),
+    const [lexical, expanded, vector] = await Promise.all([
+      this.bm25.search(scope, q.terms, q.depth, "or", q.visible, exact),
+      q.expansion && q.expansion.length > 0 ? this.bm25.search(scope, [...q.terms, ...q.expansion], q.depth, "or", q.visible, exact) : Promise.resolve([]),
+      q.vector,
+    ]);
+    const [phrase, dense] = await Promise.all([
+      q.terms.length >= 2 ? this.phraseMatches(lexical.map((h) => h.chunkKey), q.text) : Promise.resolve(null),
+      vector ? this.dense(q, vector, exact) : Promise.resolve([]),
     ]);
     const lists: RankedList[] = [{ name: "bm25", hits: mergeLexical(lexical, expanded) }, { name: "dense", hits: dense }];
-    if (q.terms.length >= 2) {
-      const phrase = await this.phraseMatches(lexical.map((h) => h.chunkKey), q.text);
-      lists.push({ name: "phrase", hits: phrase.map((k) => ({ chunkKey: k, score: 1 })) });
-    }
+    if (phrase !== null) lists.push({ name: "phrase", hits: phrase.map((k) => ({ chunkKey: k, score: 1 })) });
     return fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15 });
   }
 
-  private async dense(q: CorpusQuery, vector: Float32Array): Promise<Array<{ chunkKey: number; score: number }>> {
-    if (q.restrictive) {
-      const keys = await this.visibleChunkKeys(q, EXACT_FILTERED_LIMIT + 1);
-      if (keys.length <= EXACT_FILTERED_LIMIT) return (await this.vectors.scoreAmong(vector, keys)).slice(0, q.depth);
-    }
+  private async dense(q: CorpusQuery, vector: Float32Array, exact: ReadonlySet<number> | null): Promise<Array<{ chunkKey: number; score: number }>> {
+    if (exact !== null) return (await this.vectors.scoreAmong(vector, [...exact])).slice(0, q.depth);
     const hits: Array<{ chunkKey: number; score: number }> = [];
     for (const collection of q.collections) {
       hits.push(...(await this.vectors.search({ databaseId: q.databaseId, corpus: q.corpus, collection }, vector, q.restrictive ? q.depth * 8 : q.depth)));
@@ -83,7 +85,7 @@ export class CorpusRetriever {
     const rows = await sql<{ chunk_key: number }>`
       SELECT c.chunk_key AS chunk_key FROM context_chunks c JOIN context_items i ON i.id = c.item_id
       WHERE c.database_id = ${q.databaseId} AND c.corpus = ${q.corpus} AND ${q.visible}
-      LIMIT ${limit}`.execute(this.store.db);
+      LIMIT ${limit}`.execute(this.store.reader);
     return rows.rows.map((r) => Number(r.chunk_key));
   }
 
@@ -91,7 +93,7 @@ export class CorpusRetriever {
   private async phraseMatches(chunkKeys: readonly number[], text: string): Promise<number[]> {
     const phrase = normaliseText(text.replace(/^["']|["']$/g, ""));
     if (chunkKeys.length === 0 || phrase.length === 0) return [];
-    const rows = await this.store.db.selectFrom("context_chunks").select(["chunk_key", "content"]).where("chunk_key", "in", [...chunkKeys]).execute();
+    const rows = await this.store.reader.selectFrom("context_chunks").select(["chunk_key", "content"]).where("chunk_key", "in", [...chunkKeys]).execute();
     const matching = new Set(rows.filter((r) => normaliseText(r.content).includes(phrase)).map((r) => Number(r.chunk_key)));
     return chunkKeys.filter((k) => matching.has(k));
   }

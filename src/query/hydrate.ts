@@ -14,30 +14,44 @@ export interface Hydrated {
 /**
  * Loads candidate chunks with their items, keeping only those the item predicate admits
  * (filters, ACL, expiry): retrievers may over-fetch, this is where visibility is final.
+ * Key lookups rather than one join: with a join, the planner may walk the scope's items by the
+ * predicate's indexed columns instead of probing the few candidate keys.
  */
 export async function hydrate(store: Store, chunkKeys: readonly number[], visible: RawBuilder<SqlBool>): Promise<Map<number, Hydrated>> {
   const out = new Map<number, Hydrated>();
   if (chunkKeys.length === 0) return out;
-  const chunks = await sql<ChunkRow>`
-    SELECT c.* FROM context_chunks c JOIN context_items i ON i.id = c.item_id
-    WHERE c.chunk_key IN (${sql.join([...chunkKeys])}) AND ${visible}`.execute(store.db);
-  const itemIds = [...new Set(chunks.rows.map((c) => c.item_id))];
-  const items = itemIds.length
-    ? await store.db.selectFrom("context_items").selectAll().where("id", "in", itemIds).execute()
-    : [];
-  const byId = new Map(items.map((i) => [i.id, i]));
-  for (const c of chunks.rows) {
+  const chunks = await store.reader.selectFrom("context_chunks").selectAll().where("chunk_key", "in", [...chunkKeys]).execute();
+  const byId = await visibleItems(store, chunks.map((c) => c.item_id), visible);
+  for (const c of chunks) {
     const item = byId.get(c.item_id);
     if (item) out.set(Number(c.chunk_key), { chunk: { ...c, chunk_key: Number(c.chunk_key) }, item });
   }
   return out;
 }
 
+/** Which of the chunks the item predicate admits, by the same two lookups. */
+export async function visibleChunkKeys(store: Store, chunkKeys: readonly number[], visible: RawBuilder<SqlBool>): Promise<Set<number>> {
+  if (chunkKeys.length === 0) return new Set();
+  const chunks = await store.reader.selectFrom("context_chunks").select(["chunk_key", "item_id"]).where("chunk_key", "in", [...chunkKeys]).execute();
+  const items = await visibleItems(store, chunks.map((c) => c.item_id), visible);
+  return new Set(chunks.filter((c) => items.has(c.item_id)).map((c) => Number(c.chunk_key)));
+}
+
+async function visibleItems(store: Store, ids: readonly string[], visible: RawBuilder<SqlBool>): Promise<Map<string, ItemRow>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  // MATERIALIZED: the candidates by primary key first, then the predicate on those few rows.
+  const rows = await sql<ItemRow>`
+    WITH candidates AS MATERIALIZED (SELECT * FROM context_items WHERE id IN (${sql.join(unique)}))
+    SELECT i.* FROM candidates i WHERE ${visible}`.execute(store.reader);
+  return new Map(rows.rows.map((i) => [i.id, i]));
+}
+
 /** Chunks of the given items (forceful relations, neighbouring context), in item and position order. */
 export async function chunksOfItems(store: Store, itemIds: readonly string[], perItem: number): Promise<Hydrated[]> {
   if (itemIds.length === 0) return [];
-  const items = await store.db.selectFrom("context_items").selectAll().where("id", "in", [...itemIds]).execute();
-  const chunks = await store.db.selectFrom("context_chunks").selectAll().where("item_id", "in", [...itemIds]).orderBy("position").execute();
+  const items = await store.reader.selectFrom("context_items").selectAll().where("id", "in", [...itemIds]).execute();
+  const chunks = await store.reader.selectFrom("context_chunks").selectAll().where("item_id", "in", [...itemIds]).orderBy("position").execute();
   const byId = new Map(items.map((i) => [i.id, i]));
   const taken = new Map<string, number>();
   const out: Hydrated[] = [];

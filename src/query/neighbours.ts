@@ -21,7 +21,7 @@ export async function neighbourChunks(store: Store, chunkKeys: readonly number[]
   const within = await sql<{ of_key: number; key: number }>`
     SELECT c.chunk_key AS of_key, n.chunk_key AS key
     FROM context_chunks c JOIN context_chunks n ON n.item_id = c.item_id AND (n.position = c.position - 1 OR n.position = c.position + 1)
-    WHERE c.chunk_key IN (${keys})`.execute(store.db);
+    WHERE c.chunk_key IN (${keys})`.execute(store.reader);
   for (const r of within.rows) add(Number(r.of_key), Number(r.key));
 
   const adjacent = (direction: "prev" | "next") => {
@@ -38,14 +38,14 @@ export async function neighbourChunks(store: Store, chunkKeys: readonly number[]
       CASE WHEN c.position = 0 THEN 1 ELSE 0 END AS at_start,
       CASE WHEN NOT EXISTS (SELECT 1 FROM context_chunks l WHERE l.item_id = c.item_id AND l.position > c.position) THEN 1 ELSE 0 END AS at_end
     FROM context_chunks c JOIN context_items i ON i.id = c.item_id
-    WHERE c.chunk_key IN (${keys}) AND i.corpus = 'memory' AND i.item_timestamp IS NOT NULL`.execute(store.db);
+    WHERE c.chunk_key IN (${keys}) AND i.corpus = 'memory' AND i.item_timestamp IS NOT NULL`.execute(store.reader);
   const wanted = new Map<string, Array<{ of: number; last: boolean }>>();
   for (const e of edges.rows) {
     if (e.prev_id && Number(e.at_start) === 1) wanted.set(e.prev_id, [...(wanted.get(e.prev_id) ?? []), { of: Number(e.of_key), last: true }]);
     if (e.next_id && Number(e.at_end) === 1) wanted.set(e.next_id, [...(wanted.get(e.next_id) ?? []), { of: Number(e.of_key), last: false }]);
   }
   if (wanted.size === 0) return out;
-  const chunks = await store.db
+  const chunks = await store.reader
     .selectFrom("context_chunks")
     .select(["chunk_key", "item_id", "position"])
     .where("item_id", "in", [...wanted.keys()])

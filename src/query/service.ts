@@ -95,7 +95,9 @@ export class QueryService {
     const corpora: Corpus[] = input.type === "all" ? ["knowledge", "memory"] : [input.type];
     const terms = queryTerms(input.query);
     const alpha = input.alpha === "auto" ? autoAlpha(input.query, terms.length) : input.alpha;
-    const vector = input.queryBy === "hybrid" ? ((await this.embedder.embedNow([input.query]))[0] ?? null) : null;
+    // The embedding is computed (in the embedder's thread) while the lexical retrievers run.
+    const vector = input.queryBy === "hybrid" ? this.embedder.embedNow([input.query]).then((v) => v[0] ?? null) : Promise.resolve(null);
+    vector.catch(() => undefined); // awaited by the retrievers; this only marks it handled meanwhile
     const depth = Math.max(50, input.maxResults * 5);
     const restrictive = Object.keys(filters.metadata).length > 0 || Object.keys(filters.additional).length > 0 || principals !== null;
     const visibleFor = (corpus: Corpus) =>
@@ -180,7 +182,7 @@ export class QueryService {
     }
     const out: Record<string, Record<string, unknown>> = {};
     for (const [corpus, ids] of wanted) {
-      const rows = await this.store.db
+      const rows = await this.store.reader
         .selectFrom("context_items")
         .select("id")
         .where("database_id", "=", databaseId)
@@ -209,7 +211,7 @@ export class QueryService {
       const sourceIds = top.filter((s) => s.h.item.corpus === corpus).map((s) => s.h.item.source_id);
       const related = await this.graph.relatedItems({ databaseId, corpus, collections, sourceIds, principals, limit: 5 });
       if (related.length === 0) continue;
-      const rows = await this.store.db
+      const rows = await this.store.reader
         .selectFrom("context_items")
         .select(["id", "source_id"])
         .where("database_id", "=", databaseId)

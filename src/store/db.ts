@@ -14,6 +14,12 @@ export interface Store {
   readonly backend: Backend;
   readonly db: Kysely<Schema>;
   /**
+   * For reads only: on SQLite a second connection, so reads (queries, status, lists) never wait
+   * behind a write transaction that holds the writer connection across its awaits; WAL gives
+   * them the latest committed state. On PostgreSQL the same pool as `db`.
+   */
+  readonly reader: Kysely<Schema>;
+  /**
    * Runs fn in one transaction. On SQLite it is BEGIN IMMEDIATE, so the write lock is
    * taken up front and a concurrent process waits (busy_timeout) instead of failing
    * mid-transaction on a lock upgrade.
@@ -21,7 +27,7 @@ export interface Store {
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /**
    * Runs fn in a read transaction that sees one consistent state without blocking writers:
-   * REPEATABLE READ on PostgreSQL, a deferred (WAL snapshot) transaction on SQLite.
+   * REPEATABLE READ on PostgreSQL, a deferred (WAL snapshot) transaction on SQLite's reader.
    */
   snapshot<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
@@ -59,15 +65,21 @@ function openSqlite(dataDir: string): Store {
   file.pragma("busy_timeout = 10000");
   file.pragma("foreign_keys = ON");
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: file }) });
+  const readFile = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
+  readFile.pragma("busy_timeout = 10000");
+  readFile.pragma("query_only = ON");
+  const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: readFile }) });
   return {
     backend: "sqlite",
     db,
+    reader,
     transaction: (fn) => sqliteTransaction(db, "BEGIN IMMEDIATE", fn),
-    snapshot: (fn) => sqliteTransaction(db, "BEGIN", fn),
+    snapshot: (fn) => sqliteTransaction(reader, "BEGIN", fn),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },
     async close() {
+      await reader.destroy();
       await db.destroy();
     },
   };
@@ -89,6 +101,7 @@ function openPostgres(url: string, poolSize: number): Store {
   return {
     backend: "postgres",
     db,
+    reader: db,
     async transaction(fn) {
       return db.transaction().execute(fn);
     },

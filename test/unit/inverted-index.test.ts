@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { bm25Score, termFrequencies, tokenize } from "../../src/text/index.js";
+import { InvertedIndex, searchBm25 } from "../../src/text/inverted-index.js";
+
+const texts = [
+  "the cat sat on the mat",
+  "dogs chase cats in the park",
+  "a treatise on quantum chromodynamics",
+  "cat cat cat cat",
+  "the park has a pond with ducks and a cat",
+  "quantum cats in a box, neither alive nor dead",
+];
+
+function indexOf(docs: ReadonlyArray<readonly [number, string]>): InvertedIndex {
+  const index = new InvertedIndex();
+  for (const [key, text] of docs) {
+    const tf = termFrequencies(text);
+    index.add(key, [...tf.values()].reduce((a, b) => a + b, 0), [...tf]);
+  }
+  return index;
+}
+
+/** The reference: bm25Score over every document, sorted by score then key. */
+function reference(docs: ReadonlyArray<readonly [number, string]>, query: string): Array<{ chunkKey: number; score: number }> {
+  const tfs = docs.map(([key, text]) => [key, termFrequencies(text)] as const);
+  const lengths = tfs.map(([, tf]) => [...tf.values()].reduce((a, b) => a + b, 0));
+  const stats = {
+    docCount: docs.length,
+    avgDocLength: lengths.reduce((a, b) => a + b, 0) / docs.length,
+    docFreq: (term: string) => tfs.filter(([, tf]) => tf.has(term)).length,
+  };
+  return tfs
+    .map(([key, tf], i) => ({ chunkKey: key, score: bm25Score(tokenize(query), tf, lengths[i]!, stats) }))
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score || a.chunkKey - b.chunkKey);
+}
+
+const close = (actual: ReadonlyArray<{ chunkKey: number; score: number }>, expected: ReadonlyArray<{ chunkKey: number; score: number }>): void => {
+  assert.deepEqual(actual.map((r) => r.chunkKey), expected.map((r) => r.chunkKey));
+  actual.forEach((r, i) => assert.ok(Math.abs(r.score - expected[i]!.score) < 1e-9, `${r.score} vs ${expected[i]!.score}`));
+};
+
+describe("InvertedIndex / searchBm25", () => {
+  const docs = texts.map((t, i) => [i + 10, t] as const);
+
+  it("ranks exactly as the reference BM25, across several indexes ranked as one corpus", () => {
+    for (const query of ["cat in the park", "quantum", "ducks pond cats", "zebra"]) {
+      close(searchBm25([indexOf(docs)], tokenize(query), 10, "or"), reference(docs, query));
+      close(searchBm25([indexOf(docs.slice(0, 3)), indexOf(docs.slice(3))], tokenize(query), 10, "or"), reference(docs, query));
+    }
+  });
+
+  it("keeps the k best, and with `and` only documents holding every term", () => {
+    const all = reference(docs, "cat park");
+    close(searchBm25([indexOf(docs)], tokenize("cat park"), 2, "or"), all.slice(0, 2));
+    const both = searchBm25([indexOf(docs)], tokenize("cat park"), 10, "and").map((r) => r.chunkKey);
+    assert.deepEqual(both.sort(), [11, 14]);
+    assert.deepEqual(searchBm25([indexOf(docs)], tokenize("cat zebra"), 10, "and"), []);
+  });
+
+  it("restricts to the allowed chunk keys", () => {
+    const hits = searchBm25([indexOf(docs)], tokenize("cat"), 10, "or", new Set([13, 15]));
+    assert.deepEqual(hits.map((h) => h.chunkKey).sort(), [13, 15]);
+  });
+
+  it("removal is exact: statistics and ranking equal an index built without the document", () => {
+    const index = indexOf(docs);
+    index.remove(13);
+    index.remove(999); // unknown keys are ignored
+    const without = docs.filter(([k]) => k !== 13);
+    assert.equal(index.docCount, without.length);
+    assert.equal(index.has(13), false);
+    assert.equal(index.docFreq("cat"), indexOf(without).docFreq("cat"));
+    close(searchBm25([index], tokenize("cat park"), 10, "or"), reference(without, "cat park"));
+  });
+
+  it("stays exact through compaction of many removed documents and re-adding", () => {
+    const many = Array.from({ length: 3000 }, (_, i) => [i, `${texts[i % texts.length]!} item${i % 7}`] as const);
+    const index = indexOf(many);
+    for (let i = 0; i < 2500; i++) index.remove(i);
+    index.add(0, 3, [...termFrequencies("cat quantum park")]);
+    const left = [[0, "cat quantum park"] as const, ...many.slice(2500)];
+    assert.equal(index.docCount, left.length);
+    close(searchBm25([index], tokenize("quantum cat item3"), 20, "or"), reference(left, "quantum cat item3").slice(0, 20));
+  });
+});
