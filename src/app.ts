@@ -101,8 +101,9 @@ export async function createApplication(config: Config): Promise<Application> {
   const blobs = createBlobStore(store, config.dataDir);
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
   const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel);
-  const pipeline = new IngestPipeline(store, chunker, embedder, vectors, async (tx, item) => {
-    await queue.enqueue("ingest.graph", { itemId: item.id, generation: item.generation }, { executor: tx, dedupeKey: graphJobKey(item.id, item.generation) });
+  const pipeline = new IngestPipeline(store, chunker, embedder, vectors, async (tx, items) => {
+    const jobs = items.map((item) => ({ payload: { itemId: item.id, generation: item.generation }, dedupeKey: graphJobKey(item.id, item.generation) }));
+    await queue.enqueueMany("ingest.graph", jobs, { executor: tx });
   });
   const chat = config.chatModel;
   const graphBuilder = new GraphBuilder(

@@ -14,6 +14,10 @@ export interface ChunkInsert {
   terms: ReadonlyMap<string, number>;
 }
 
+/** Rows per multi-row INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+const CHUNK_ROWS_PER_STATEMENT = 500;
+const POSTING_ROWS_PER_STATEMENT = 1000;
+
 export interface ItemScope {
   databaseId: string;
   corpus: Corpus;
@@ -87,33 +91,55 @@ export class ItemStore {
 
   /** Inserts chunks with their postings; returns the chunk keys in input order. */
   async insertChunks(item: ItemRow, chunks: readonly ChunkInsert[]): Promise<number[]> {
-    const keys: number[] = [];
-    for (const c of chunks) {
-      const termCount = [...c.terms.values()].reduce((a, b) => a + b, 0);
-      const row = await this.db
+    const [keys] = await this.insertChunksOf([{ item, chunks }]);
+    return keys ?? [];
+  }
+
+  /**
+   * Inserts the chunks of several items with their postings in a few multi-row statements;
+   * returns each item's chunk keys in input order.
+   */
+  async insertChunksOf(entries: ReadonlyArray<{ item: ItemRow; chunks: readonly ChunkInsert[] }>): Promise<number[][]> {
+    const rows = entries.flatMap(({ item, chunks }) =>
+      chunks.map((c) => ({
+        chunk_uuid: c.chunk_uuid,
+        item_id: item.id,
+        database_id: item.database_id,
+        collection: item.collection,
+        corpus: item.corpus,
+        position: c.position,
+        content: c.content,
+        section_path: JSON.stringify(c.section_path),
+        page: c.page,
+        unit: c.unit,
+        token_count: c.token_count,
+        term_count: [...c.terms.values()].reduce((a, b) => a + b, 0),
+      })),
+    );
+    // Keys come back by uuid: neither backend promises RETURNING rows in VALUES order.
+    const keyOf = new Map<string, number>();
+    for (let i = 0; i < rows.length; i += CHUNK_ROWS_PER_STATEMENT) {
+      const inserted = await this.db
         .insertInto("context_chunks")
-        .values({
-          chunk_uuid: c.chunk_uuid,
-          item_id: item.id,
-          database_id: item.database_id,
-          collection: item.collection,
-          corpus: item.corpus,
-          position: c.position,
-          content: c.content,
-          section_path: JSON.stringify(c.section_path),
-          page: c.page,
-          unit: c.unit,
-          token_count: c.token_count,
-          term_count: termCount,
-        })
-        .returning("chunk_key")
-        .executeTakeFirstOrThrow();
-      const key = Number(row.chunk_key);
-      keys.push(key);
-      const postings = [...c.terms].map(([term, tf]) => ({ chunk_key: key, database_id: item.database_id, corpus: item.corpus, collection: item.collection, term, tf }));
-      for (let i = 0; i < postings.length; i += 200) {
-        await this.db.insertInto("context_terms").values(postings.slice(i, i + 200)).execute();
-      }
+        .values(rows.slice(i, i + CHUNK_ROWS_PER_STATEMENT))
+        .returning(["chunk_uuid", "chunk_key"])
+        .execute();
+      for (const r of inserted) keyOf.set(r.chunk_uuid, Number(r.chunk_key));
+    }
+    const keys = entries.map(({ chunks }) =>
+      chunks.map((c) => {
+        const key = keyOf.get(c.chunk_uuid);
+        if (key === undefined) throw new Error(`chunk ${c.chunk_uuid} was not inserted`);
+        return key;
+      }),
+    );
+    const postings = entries.flatMap(({ item, chunks }, e) =>
+      chunks.flatMap((c, j) =>
+        [...c.terms].map(([term, tf]) => ({ chunk_key: keys[e]![j]!, database_id: item.database_id, corpus: item.corpus, collection: item.collection, term, tf })),
+      ),
+    );
+    for (let i = 0; i < postings.length; i += POSTING_ROWS_PER_STATEMENT) {
+      await this.db.insertInto("context_terms").values(postings.slice(i, i + POSTING_ROWS_PER_STATEMENT)).execute();
     }
     return keys;
   }

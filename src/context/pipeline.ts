@@ -5,7 +5,8 @@ import type { Executor, Store } from "../store/db.js";
 import type { IndexingStatus } from "../store/schema.js";
 import { termFrequencies } from "../text/index.js";
 import type { ChunkBuilder } from "./build-chunks.js";
-import { ItemStore, type ItemRow } from "./item-store.js";
+import { Coalescer } from "../util/coalescer.js";
+import { ItemStore, type ChunkInsert, type ItemRow } from "./item-store.js";
 import type { StatusListener } from "./status-events.js";
 import type { VectorScope, VectorStore } from "./vector-store.js";
 
@@ -22,8 +23,18 @@ export interface GraphStage<P> {
 
 type PreparedWrite = (tx: Executor) => Promise<void>;
 
-/** Schedules an item's graph job inside the transaction that makes it searchable. */
-export type GraphScheduler = (tx: Executor, item: ItemRow) => Promise<void>;
+/** Schedules the graph jobs of items inside the transaction that makes them searchable. */
+export type GraphScheduler = (tx: Executor, items: readonly ItemRow[]) => Promise<void>;
+
+/** An item ready to become searchable: its chunks and their vectors. */
+interface Searchable {
+  readonly item: ItemRow;
+  readonly chunks: readonly ChunkInsert[];
+  readonly vectors: readonly Float32Array[];
+  readonly inferred: string | null;
+  /** A retried job: clear whatever an earlier attempt may have left. */
+  readonly retry: boolean;
+}
 
 class Superseded extends Error {}
 
@@ -37,10 +48,17 @@ const scopeOf = (item: ItemRow): VectorScope => ({ databaseId: item.database_id,
  * Either ends errored with a code on failure. Every write is fenced on the item's generation,
  * so a job of a replaced (upserted) item stops without writing. Graph building is a job of its
  * own so that it can run at background priority: making items searchable comes first.
+ * Concurrent jobs share their writes (group commit): items loaded, started and made searchable
+ * together take one transaction and a few multi-row statements, not a dozen round trips each.
  */
 export class IngestPipeline {
   private readonly listeners: StatusListener[] = [];
   private readonly graphStages: Array<(item: ItemRow, chunkKeys: readonly number[]) => Promise<PreparedWrite>> = [];
+  /** Database names for status events; a database's name never changes. */
+  private readonly databaseNames = new Map<string, string>();
+  private readonly loads = new Coalescer<string, ItemRow | undefined>((ids) => this.loadItems(ids));
+  private readonly starts = new Coalescer<ItemRow, boolean>((items) => this.startItems(items));
+  private readonly searchable = new Coalescer<Searchable, number[] | null>((entries) => this.makeSearchable(entries));
 
   constructor(
     private readonly store: Store,
@@ -84,7 +102,7 @@ export class IngestPipeline {
     from: readonly IndexingStatus[],
     step: (item: ItemRow) => Promise<void>,
   ): Promise<void> {
-    const item = await new ItemStore(this.store.db).getById(itemId);
+    const item = await this.loads.submit(itemId);
     if (!item || item.generation !== generation || !from.includes(item.status)) return;
     try {
       await step(item);
@@ -114,7 +132,7 @@ export class IngestPipeline {
   }
 
   private async index(item: ItemRow, ctx: JobContext): Promise<void> {
-    await this.setStatus(item, "processing");
+    if (!(await this.starts.submit(item))) throw new Superseded();
     const built = await this.builder.build(item);
     if (!built.ok) {
       await this.setStatus(item, "errored", { code: built.code, message: built.message });
@@ -127,28 +145,56 @@ export class IngestPipeline {
     const vectors = await this.embedder.embed(built.chunks.map((c) => c.text));
     if (ctx.signal.aborted) throw new Error("aborted");
     await this.vectors.prepare(vectors[0]?.length ?? 0);
-    const chunkKeys = await this.store.transaction(async (tx) => {
-      const items = new ItemStore(tx);
-      await items.deleteChunks(item.id); // leftovers of an interrupted earlier attempt
-      const keys = await items.insertChunks(
-        item,
-        built.chunks.map((c) => ({
-          chunk_uuid: randomUUID(),
-          position: c.position,
-          content: c.text,
-          section_path: c.sectionPath,
-          page: c.page ?? null,
-          unit: c.unit ?? null,
-          token_count: c.tokenCount,
-          terms: termFrequencies(c.text),
-        })),
-      );
-      await this.vectors.insert(tx, scopeOf(item), keys, vectors);
-      await this.setStatusIn(tx, item, "graph_creation", null, { chunk_count: keys.length, inferred_content: built.inferred });
-      await this.scheduleGraph(tx, item);
-      return keys;
+    const chunks = built.chunks.map((c) => ({
+      chunk_uuid: randomUUID(),
+      position: c.position,
+      content: c.text,
+      section_path: c.sectionPath,
+      page: c.page ?? null,
+      unit: c.unit ?? null,
+      token_count: c.tokenCount,
+      terms: termFrequencies(c.text),
+    }));
+    const keys = await this.searchable.submit({ item, chunks, vectors, inferred: built.inferred, retry: ctx.job.attempts > 1 });
+    if (!keys) throw new Superseded();
+  }
+
+  private async loadItems(ids: readonly string[]): Promise<Array<ItemRow | undefined>> {
+    const rows = await this.store.db.selectFrom("context_items").selectAll().where("id", "in", [...new Set(ids)]).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id));
+  }
+
+  /** queued -> processing for several items in one transaction; false for an item replaced meanwhile. */
+  private async startItems(items: readonly ItemRow[]): Promise<boolean[]> {
+    return this.store.transaction(async (tx) => {
+      const started: boolean[] = [];
+      for (const item of items) started.push(await this.trySetStatusIn(tx, item, "processing"));
+      return started;
     });
-    await this.vectors.indexAdded(scopeOf(item), chunkKeys, vectors);
+  }
+
+  /**
+   * processing -> graph_creation for several items in one transaction: their chunks, postings
+   * and vectors in multi-row statements, their graph jobs scheduled. An item replaced meanwhile
+   * (its generation moved on) gets null and nothing of it is written.
+   */
+  private async makeSearchable(entries: readonly Searchable[]): Promise<Array<number[] | null>> {
+    const written = await this.store.transaction(async (tx) => {
+      const items = new ItemStore(tx);
+      const live: Searchable[] = [];
+      for (const e of entries) {
+        if (e.retry) await items.deleteChunks(e.item.id); // leftovers of an interrupted earlier attempt
+        const extra = { chunk_count: e.chunks.length, inferred_content: e.inferred };
+        if (await this.trySetStatusIn(tx, e.item, "graph_creation", null, extra)) live.push(e);
+      }
+      const keys = await items.insertChunksOf(live);
+      await this.vectors.insertMany(tx, live.map((e, i) => ({ scope: scopeOf(e.item), keys: keys[i]!, vectors: e.vectors })));
+      await this.scheduleGraph(tx, live.map((e) => e.item));
+      return new Map(live.map((e, i) => [e, keys[i]!]));
+    });
+    for (const [e, keys] of written) await this.vectors.indexAdded(scopeOf(e.item), keys, e.vectors);
+    return entries.map((e) => written.get(e) ?? null);
   }
 
   private async graph(item: ItemRow): Promise<void> {
@@ -172,14 +218,25 @@ export class IngestPipeline {
     error: { code: string; message: string } | null = null,
     extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
   ): Promise<void> {
+    if (!(await this.trySetStatusIn(tx, item, status, error, extra))) throw new Superseded();
+  }
+
+  /** Sets the status of the item's generation and tells the listeners; false when it was replaced. */
+  private async trySetStatusIn(
+    tx: Executor,
+    item: ItemRow,
+    status: IndexingStatus,
+    error: { code: string; message: string } | null = null,
+    extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
+  ): Promise<boolean> {
     const updated = await new ItemStore(tx).setStatus(item.id, item.generation, status, this.now(), error, extra);
-    if (!updated) throw new Superseded();
-    if (this.listeners.length === 0) return;
-    const db = await tx.selectFrom("databases").select("name").where("id", "=", item.database_id).executeTakeFirst();
+    if (!updated) return false;
+    if (this.listeners.length === 0) return true;
+    const database = await this.databaseName(tx, item.database_id);
     for (const listener of this.listeners) {
       await listener(tx, {
         orgId: item.org_id,
-        database: db?.name ?? "",
+        database,
         collection: item.collection,
         itemId: item.source_id,
         indexingStatus: status,
@@ -187,5 +244,14 @@ export class IngestPipeline {
         errorMessage: error?.message ?? null,
       });
     }
+    return true;
+  }
+
+  private async databaseName(tx: Executor, databaseId: string): Promise<string> {
+    const known = this.databaseNames.get(databaseId);
+    if (known !== undefined) return known;
+    const row = await tx.selectFrom("databases").select("name").where("id", "=", databaseId).executeTakeFirst();
+    if (row) this.databaseNames.set(databaseId, row.name);
+    return row?.name ?? "";
   }
 }

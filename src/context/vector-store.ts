@@ -55,16 +55,22 @@ export class VectorStore {
 
   /** Inserts vectors in `tx`; `prepare(dims)` must have run before the transaction opened. */
   async insert(tx: Executor, scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
-    if (keys.length === 0) return;
+    await this.insertMany(tx, [{ scope, keys, vectors }]);
+  }
+
+  /** Inserts the vectors of several scopes in multi-row statements (see `insert`). */
+  async insertMany(tx: Executor, entries: ReadonlyArray<{ scope: VectorScope; keys: readonly number[]; vectors: readonly Float32Array[] }>): Promise<void> {
     const pg = this.store.backend === "postgres";
-    const rows = keys.map((key, i) => ({
-      chunk_key: key,
-      database_id: scope.databaseId,
-      corpus: scope.corpus,
-      collection: scope.collection,
-      dims: vectors[i]!.length,
-      embedding: pg ? toPgVector(vectors[i]!) : toBlob(vectors[i]!),
-    }));
+    const rows = entries.flatMap(({ scope, keys, vectors }) =>
+      keys.map((key, i) => ({
+        chunk_key: key,
+        database_id: scope.databaseId,
+        corpus: scope.corpus,
+        collection: scope.collection,
+        dims: vectors[i]!.length,
+        embedding: pg ? toPgVector(vectors[i]!) : toBlob(vectors[i]!),
+      })),
+    );
     for (let i = 0; i < rows.length; i += 100) await tx.insertInto("context_vectors").values(rows.slice(i, i + 100)).execute();
   }
 

@@ -38,31 +38,42 @@ export class JobQueue {
   ) {}
 
   async enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, options: EnqueueOptions = {}): Promise<string> {
+    const { dedupeKey, ...rest } = options;
+    const [id] = await this.enqueueMany(kind, [{ payload, ...(dedupeKey !== undefined ? { dedupeKey } : {}) }], rest);
+    return id as string;
+  }
+
+  /** Enqueues several jobs of one kind in one statement; returns their ids in order. */
+  async enqueueMany<K extends JobKind>(
+    kind: K,
+    jobs: ReadonlyArray<{ payload: JobPayload<K>; dedupeKey?: string }>,
+    options: Omit<EnqueueOptions, "dedupeKey"> = {},
+  ): Promise<string[]> {
+    if (jobs.length === 0) return [];
     const spec = JOB_CATALOG[kind];
     const at = this.now();
-    const id = newId();
-    const db = options.executor ?? this.store.db;
-    await db
+    const rows = jobs.map((job) => ({
+      id: newId(),
+      kind,
+      payload: JSON.stringify(job.payload),
+      status: "queued" as const,
+      attempts: 0,
+      max_attempts: spec.maxAttempts,
+      run_at: options.runAt ?? at,
+      lease_owner: null,
+      lease_expires_at: null,
+      last_error: null,
+      dedupe_key: job.dedupeKey ?? null,
+      created_at: at,
+      updated_at: at,
+      completed_at: null,
+    }));
+    await (options.executor ?? this.store.db)
       .insertInto("jobs")
-      .values({
-        id,
-        kind,
-        payload: JSON.stringify(payload),
-        status: "queued",
-        attempts: 0,
-        max_attempts: spec.maxAttempts,
-        run_at: options.runAt ?? at,
-        lease_owner: null,
-        lease_expires_at: null,
-        last_error: null,
-        dedupe_key: options.dedupeKey ?? null,
-        created_at: at,
-        updated_at: at,
-        completed_at: null,
-      })
+      .values(rows)
       .onConflict((oc) => oc.column("dedupe_key").where("dedupe_key", "is not", null).doNothing())
       .execute();
-    return id;
+    return rows.map((r) => r.id);
   }
 
   /** Claims up to `limit` runnable jobs (due, or with an expired lease) for `leaseMs`. */
@@ -115,15 +126,21 @@ export class JobQueue {
 
   /** Marks the job completed; false when the lease was lost (someone else owns it now). */
   async complete(job: ClaimedJob, executor?: Executor): Promise<boolean> {
+    return (await this.completeMany([job], executor)).has(job.id);
+  }
+
+  /** Completes the jobs whose lease is still held; returns the ids completed. */
+  async completeMany(jobs: readonly ClaimedJob[], executor?: Executor): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
     const at = this.now();
-    const res = await (executor ?? this.store.db)
+    const rows = await (executor ?? this.store.db)
       .updateTable("jobs")
       .set({ status: "completed", completed_at: at, updated_at: at, lease_owner: null, lease_expires_at: null })
-      .where("id", "=", job.id)
-      .where("lease_owner", "=", job.leaseOwner)
+      .where((eb) => eb.or(jobs.map((j) => eb.and([eb("id", "=", j.id), eb("lease_owner", "=", j.leaseOwner)]))))
       .where("status", "=", "running")
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+      .returning("id")
+      .execute();
+    return new Set(rows.map((r) => r.id));
   }
 
   async fail(job: ClaimedJob, error: string): Promise<FailOutcome> {

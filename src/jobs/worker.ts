@@ -1,6 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { BackgroundGate } from "./background-gate.js";
 import { JOB_CATALOG, type JobKind, type JobPayload } from "./catalog.js";
+import { Coalescer } from "../util/coalescer.js";
 import type { ClaimedJob, JobQueue } from "./queue.js";
 
 export interface JobContext {
@@ -53,12 +54,19 @@ export class JobWorker {
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Jobs that finish together are marked completed in one statement. */
+  private readonly completions: Coalescer<ClaimedJob, boolean>;
 
   constructor(
     private readonly queue: JobQueue,
     private readonly handlers: JobHandlers,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    this.completions = new Coalescer(async (jobs) => {
+      const done = await queue.completeMany(jobs);
+      return jobs.map((j) => done.has(j.id));
+    });
+  }
 
   /** Jobs running now. */
   get active(): number {
@@ -159,7 +167,7 @@ export class JobWorker {
         timer.unref();
       });
       await Promise.race([handler(job.payload, { job, signal: abort.signal }), timeout]);
-      if (!(await this.queue.complete(job))) logger.warn({ jobId: job.id, kind: job.kind }, "job lease lost before completion");
+      if (!(await this.completions.submit(job))) logger.warn({ jobId: job.id, kind: job.kind }, "job lease lost before completion");
     } catch (err) {
       if (this.stopping && abort.signal.aborted) return; // released by stop()
       const message = err instanceof Error ? err.message : String(err);
