@@ -39,12 +39,35 @@ export class ItemStore {
       .executeTakeFirst();
   }
 
+  /** The items of one scope with these source ids, by source id. */
+  async findBySources(scope: ItemScope, sourceIds: readonly string[]): Promise<Map<string, ItemRow>> {
+    const found = new Map<string, ItemRow>();
+    const unique = [...new Set(sourceIds)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = await this.db
+        .selectFrom("context_items")
+        .selectAll()
+        .where("database_id", "=", scope.databaseId)
+        .where("corpus", "=", scope.corpus)
+        .where("collection", "=", scope.collection)
+        .where("source_id", "in", unique.slice(i, i + 500))
+        .execute();
+      for (const r of rows) found.set(r.source_id, r);
+    }
+    return found;
+  }
+
   async getById(id: string): Promise<ItemRow | undefined> {
     return this.db.selectFrom("context_items").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
   async insert(row: ItemRow): Promise<void> {
-    await this.db.insertInto("context_items").values(row).execute();
+    await this.insertMany([row]);
+  }
+
+  async insertMany(rows: readonly ItemRow[]): Promise<void> {
+    // 37 columns: 100 rows stay far below either backend's bound-parameter limit.
+    for (let i = 0; i < rows.length; i += 100) await this.db.insertInto("context_items").values(rows.slice(i, i + 100)).execute();
   }
 
   async replace(row: ItemRow): Promise<void> {

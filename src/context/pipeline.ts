@@ -70,8 +70,8 @@ export class IngestPipeline {
   ) {}
 
   /** Loads the embedding model now rather than on the first item (benchmarks, eager nodes). */
-  async warmUp(): Promise<void> {
-    await this.embedder.embed(["warm up"]);
+  async warmUp(texts: string[] = ["warm up"]): Promise<void> {
+    await this.embedder.embed(texts);
   }
 
   onStatusChange(listener: StatusListener): void {

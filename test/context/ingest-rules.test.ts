@@ -92,6 +92,34 @@ describe("ingest validation, upsert and bad input", () => {
     assert.match(still.content ?? "", /oranges/);
   });
 
+  test("the same id twice in one call: with upsert the later one wins, without it the later one fails", async () => {
+    const twice = await ingestMultipart(t, {
+      type: "knowledge",
+      database: "rules",
+      app_knowledge: JSON.stringify([app("dup", "First pears."), app("other", "Plums."), app("dup", "Second kiwis.")]),
+    });
+    assert.deepEqual(field<Array<{ id: string; status: string }>>(twice.body, "data.results").map((r) => [r.id, r.status]), [["dup", "queued"], ["other", "queued"], ["dup", "queued"]]);
+    await waitTerminal(t, "rules", ["dup", "other"]);
+    const dup = await t.app.store.db.selectFrom("context_items").selectAll().where("source_id", "=", "dup").execute();
+    assert.equal(dup.length, 1);
+    assert.equal(dup[0]?.generation, 2);
+    assert.equal(dup[0]?.status, "completed");
+    const chunks = await t.app.store.db.selectFrom("context_chunks").select("content").where("item_id", "=", dup[0]!.id).execute();
+    assert.ok(chunks.length > 0 && chunks.every((c) => c.content.includes("kiwis") && !c.content.includes("pears")));
+
+    const strict = await ingestMultipart(t, {
+      type: "knowledge",
+      database: "rules",
+      upsert: "false",
+      app_knowledge: JSON.stringify([app("dup2", "Figs."), app("dup2", "Dates.")]),
+    });
+    const results = field<Array<{ id: string; status: string; error_code?: string }>>(strict.body, "data.results");
+    assert.deepEqual(results.map((r) => [r.id, r.status, r.error_code ?? null]), [["dup2", "queued", null], ["dup2", "failed", "ITEM_ALREADY_EXISTS"]]);
+    await waitTerminal(t, "rules", ["dup2"]);
+    const kept = await t.app.store.db.selectFrom("context_items").select(["content", "generation"]).where("source_id", "=", "dup2").execute();
+    assert.deepEqual(kept.map((k) => [k.generation, /Figs/.test(k.content ?? "")]), [[1, true]]);
+  });
+
   test("per-item metadata of the wrong declared type fails that item; undeclared keys move to additional_metadata", async () => {
     const res = await ingestMultipart(t, {
       type: "knowledge",
