@@ -104,7 +104,7 @@ describe("ingest validation, upsert and bad input", () => {
     assert.equal(dup.length, 1);
     assert.equal(dup[0]?.generation, 2);
     assert.equal(dup[0]?.status, "completed");
-    const chunks = await t.app.store.db.selectFrom("context_chunks").select("content").where("item_id", "=", dup[0]!.id).execute();
+    const chunks = await t.app.store.db.selectFrom("context_chunks").select("content").where("item_id", "=", dup[0].id).execute();
     assert.ok(chunks.length > 0 && chunks.every((c) => c.content.includes("kiwis") && !c.content.includes("pears")));
 
     const strict = await ingestMultipart(t, {
