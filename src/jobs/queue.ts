@@ -1,6 +1,6 @@
-import { sql } from "kysely";
+import { sql, type UpdateObject } from "kysely";
 import type { Executor, Store } from "../store/db.js";
-import type { JobsTable } from "../store/schema.js";
+import type { JobsTable, Schema } from "../store/schema.js";
 import { newId } from "../util/ids.js";
 import { backoffDelay } from "./backoff.js";
 import { JOB_CATALOG, type JobKind, type JobPayload, isJobKind } from "./catalog.js";
@@ -97,7 +97,7 @@ export class JobQueue {
       const attempts = Number(row.attempts);
       if (!isJobKind(row.kind) || attempts > Number(row.max_attempts)) {
         // Unknown kinds (from a newer deployment) and jobs whose workers kept dying are dead-lettered.
-        await this.markDead(row.id, owner, isJobKind(row.kind) ? "lease expired too many times" : `unknown job kind ${row.kind}`);
+        await this.markDead({ id: row.id, leaseOwner: owner }, isJobKind(row.kind) ? "lease expired too many times" : `unknown job kind ${row.kind}`);
         continue;
       }
       claimed.push({
@@ -131,59 +131,39 @@ export class JobQueue {
 
   /** Completes the jobs whose lease is still held; returns the ids completed. */
   async completeMany(jobs: readonly ClaimedJob[], executor?: Executor): Promise<Set<string>> {
-    if (jobs.length === 0) return new Set();
     const at = this.now();
-    const rows = await (executor ?? this.store.db)
-      .updateTable("jobs")
-      .set({ status: "completed", completed_at: at, updated_at: at, lease_owner: null, lease_expires_at: null })
-      .where((eb) => eb.or(jobs.map((j) => eb.and([eb("id", "=", j.id), eb("lease_owner", "=", j.leaseOwner)]))))
-      .where("status", "=", "running")
-      .returning("id")
-      .execute();
-    return new Set(rows.map((r) => r.id));
+    return this.fenced(jobs, { status: "completed", completed_at: at, updated_at: at, lease_owner: null, lease_expires_at: null }, executor);
   }
 
   async fail(job: ClaimedJob, error: string): Promise<FailOutcome> {
     if (job.attempts >= job.maxAttempts) {
-      return (await this.markDead(job.id, job.leaseOwner, error)) ? "dead" : "lost";
+      return (await this.markDead(job, error)) ? "dead" : "lost";
     }
     const spec = JOB_CATALOG[job.kind];
     const at = this.now();
-    const res = await this.store.db
-      .updateTable("jobs")
-      .set({
-        status: "queued",
-        run_at: at + backoffDelay(job.attempts, spec.backoffMs, spec.maxBackoffMs),
-        last_error: error.slice(0, 4000),
-        lease_owner: null,
-        lease_expires_at: null,
-        updated_at: at,
-      })
-      .where("id", "=", job.id)
-      .where("lease_owner", "=", job.leaseOwner)
-      .where("status", "=", "running")
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0 ? "retry" : "lost";
+    const retried = await this.fenced([job], {
+      status: "queued",
+      run_at: at + backoffDelay(job.attempts, spec.backoffMs, spec.maxBackoffMs),
+      last_error: error.slice(0, 4000),
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: at,
+    });
+    return retried.size > 0 ? "retry" : "lost";
   }
 
   /** Gives a claimed job back untouched (shutdown): it does not count as an attempt. */
   async release(job: ClaimedJob): Promise<boolean> {
     const at = this.now();
-    const res = await this.store.db
-      .updateTable("jobs")
-      .set((eb) => ({
-        status: "queued",
-        attempts: eb("attempts", "-", 1),
-        run_at: at,
-        lease_owner: null,
-        lease_expires_at: null,
-        updated_at: at,
-      }))
-      .where("id", "=", job.id)
-      .where("lease_owner", "=", job.leaseOwner)
-      .where("status", "=", "running")
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+    const released = await this.fenced([job], {
+      status: "queued",
+      attempts: sql<number>`attempts - 1`,
+      run_at: at,
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: at,
+    });
+    return released.size > 0;
   }
 
   async get(id: string): Promise<JobsTable | undefined> {
@@ -211,14 +191,25 @@ export class JobQueue {
     return Number(res.numDeletedRows);
   }
 
-  private async markDead(id: string, owner: string, error: string): Promise<boolean> {
+  private async markDead(job: Pick<ClaimedJob, "id" | "leaseOwner">, error: string): Promise<boolean> {
     const at = this.now();
-    const res = await this.store.db
+    const dead = await this.fenced([job], { status: "dead", last_error: error.slice(0, 4000), lease_owner: null, lease_expires_at: null, updated_at: at });
+    return dead.size > 0;
+  }
+
+  /**
+   * Every state change after the claim: applies `set` to those of the jobs still running under
+   * the lease they were claimed with; returns their ids.
+   */
+  private async fenced(jobs: ReadonlyArray<Pick<ClaimedJob, "id" | "leaseOwner">>, set: UpdateObject<Schema, "jobs">, executor?: Executor): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
+    const rows = await (executor ?? this.store.db)
       .updateTable("jobs")
-      .set({ status: "dead", last_error: error.slice(0, 4000), lease_owner: null, lease_expires_at: null, updated_at: at })
-      .where("id", "=", id)
-      .where("lease_owner", "=", owner)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+      .set(set)
+      .where((eb) => eb.or(jobs.map((j) => eb.and([eb("id", "=", j.id), eb("lease_owner", "=", j.leaseOwner)]))))
+      .where("status", "=", "running")
+      .returning("id")
+      .execute();
+    return new Set(rows.map((r) => r.id));
   }
 }
