@@ -18,7 +18,8 @@ import { registerStatusRoutes } from "./context/status-routes.js";
 import { VectorStore } from "./context/vector-store.js";
 import { SharedEmbedder } from "./embeddings/shared-embedder.js";
 import { Bm25Retriever } from "./query/bm25-retriever.js";
-import { TermIndexes } from "./query/term-indexes.js";
+import { TermIndexes, type TermScope } from "./query/term-indexes.js";
+import { warmUpIndexes } from "./query/warm-up.js";
 import { CorpusRetriever } from "./query/corpus-retriever.js";
 import { graphProviderOf } from "./query/graph-provider.js";
 import { registerQueryRoutes } from "./query/routes.js";
@@ -76,6 +77,8 @@ export interface Application {
   readonly outbox: WebhookOutbox;
   /** POST /query records each answered query here, so feedback can refer to it. */
   readonly queryLog: QueryLog;
+  /** The search indexes loading in the background at start (WARM_UP_INDEXES); resolves to the scopes loaded. */
+  readonly indexesWarm: Promise<TermScope[]>;
   /** Stops accepting, finishes in-flight requests, releases claimed jobs, closes the store. */
   close(): Promise<void>;
 }
@@ -173,7 +176,8 @@ export async function createApplication(config: Config): Promise<Application> {
   const subgraphs = new SubgraphService(store, databases);
   registerGraphRoutes(server, subgraphs, new RelationsService(store, databases));
   const graphContext = new GraphContextProvider(store);
-  const retriever = new CorpusRetriever(store, new Bm25Retriever(store, new TermIndexes(store)), vectors);
+  const termIndexes = new TermIndexes(store);
+  const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
   const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog);
   registerQueryRoutes(server, queryService);
   registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, maxUploadBytes: config.maxUploadBytes });
@@ -191,6 +195,13 @@ export async function createApplication(config: Config): Promise<Application> {
   });
   const activeWorker = worker;
   await server.ready();
+  const warmUpAbort = new AbortController();
+  const indexesWarm = config.warmUpIndexes
+    ? warmUpIndexes(store, termIndexes, vectors, warmUpAbort.signal).catch((err: unknown) => {
+        server.log.warn({ err }, "loading the search indexes at start failed; they load on first use");
+        return [];
+      })
+    : Promise.resolve([]);
 
   let closing: Promise<void> | null = null;
   return {
@@ -210,9 +221,12 @@ export async function createApplication(config: Config): Promise<Application> {
     vectors,
     outbox: webhooks.outbox,
     queryLog,
+    indexesWarm,
     close() {
       closing ??= (async () => {
         await server.close();
+        warmUpAbort.abort();
+        await indexesWarm;
         await activeWorker.stop(config.shutdownTimeoutMs);
         await vectors.saveAll().catch((err: unknown) => server.log.warn({ err }, "saving vector indexes failed"));
         await embedder.close();

@@ -32,6 +32,8 @@ export interface Config {
   readonly ingestConcurrency: number;
   readonly jobLeaseMs: number;
   readonly jobPollMs: number;
+  /** Load the in-process search indexes of stored scopes at start, not on their first query. */
+  readonly warmUpIndexes: boolean;
   /** Max JSON body size for v2 routes. */
   readonly bodyLimitBytes: number;
   /** How long SIGTERM waits for in-flight requests and jobs before giving up. */
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingestConcurrency: env.WORKERS?.trim() === "0" ? 0 : int(env, "INGEST_WORKERS", 32, 0, 1024),
     jobLeaseMs: int(env, "JOB_LEASE_MS", 60_000, 500, 3_600_000),
     jobPollMs: int(env, "JOB_POLL_MS", 250, 10, 60_000),
+    warmUpIndexes: bool(env, "WARM_UP_INDEXES", true),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 100, 600_000),
     maxUploadBytes: int(env, "MAX_UPLOAD_BYTES", 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),

@@ -43,9 +43,14 @@ export class TermIndexes {
 
   constructor(
     private readonly store: Store,
-    private readonly maxPostings = 50_000_000,
+    readonly maxPostings = 50_000_000,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Postings held, over every loaded scope. */
+  get postings(): number {
+    return [...this.entries.values()].reduce((n, e) => n + e.index.size, 0);
+  }
 
   /** The scope's index, current as of this call (additions) or of the last reconcile (removals). */
   async get(scope: TermScope): Promise<InvertedIndex> {
@@ -144,7 +149,7 @@ export class TermIndexes {
   }
 
   private evict(keep: string): void {
-    let total = [...this.entries.values()].reduce((n, e) => n + e.index.size, 0);
+    let total = this.postings;
     const byAge = [...this.entries].filter(([name]) => name !== keep).sort((a, b) => a[1].lastUse - b[1].lastUse);
     for (const [name, entry] of byAge) {
       if (total <= this.maxPostings) return;
