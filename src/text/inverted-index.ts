@@ -1,5 +1,14 @@
 import { bm25Idf, DEFAULT_BM25_PARAMS, type Bm25Params } from "./bm25.js";
 
+type TypedArray = Int32Array | Uint16Array | Uint8Array;
+
+/** A copy of `a` in a larger array of the same type. */
+function enlarged<A extends TypedArray>(a: A, size: number): A {
+  const out = new (a.constructor as new (length: number) => A)(size);
+  out.set(a);
+  return out;
+}
+
 /** One term's postings: local document ids and term frequencies, in growable typed arrays. */
 class Postings {
   ids = new Int32Array(4);
@@ -10,12 +19,8 @@ class Postings {
 
   push(id: number, tf: number): void {
     if (this.length === this.ids.length) {
-      const ids = new Int32Array(this.ids.length * 2);
-      ids.set(this.ids);
-      this.ids = ids;
-      const tfs = new Uint16Array(this.tfs.length * 2);
-      tfs.set(this.tfs);
-      this.tfs = tfs;
+      this.ids = enlarged(this.ids, this.ids.length * 2);
+      this.tfs = enlarged(this.tfs, this.tfs.length * 2);
     }
     this.ids[this.length] = id;
     this.tfs[this.length] = Math.min(tf, 65_535);
@@ -155,15 +160,9 @@ export class InvertedIndex {
 
   private grow(): void {
     const size = this.keys.length * 2;
-    const keys = new Int32Array(size);
-    keys.set(this.keys);
-    this.keys = keys;
-    const lengths = new Int32Array(size);
-    lengths.set(this.lengths);
-    this.lengths = lengths;
-    const alive = new Uint8Array(size);
-    alive.set(this.alive);
-    this.alive = alive;
+    this.keys = enlarged(this.keys, size);
+    this.lengths = enlarged(this.lengths, size);
+    this.alive = enlarged(this.alive, size);
   }
 
   /** Drops dead postings (local ids of removed documents are not reused). */
