@@ -59,6 +59,7 @@ export class IngestPipeline {
   private readonly loads = new Coalescer<string, ItemRow | undefined>((ids) => this.loadItems(ids));
   private readonly starts = new Coalescer<ItemRow, boolean>((items) => this.startItems(items));
   private readonly searchable = new Coalescer<Searchable, number[] | null>((entries) => this.makeSearchable(entries));
+  private readonly completions = new Coalescer<{ item: ItemRow; writes: readonly PreparedWrite[] }, boolean>((entries) => this.completeItems(entries));
 
   constructor(
     private readonly store: Store,
@@ -201,9 +202,23 @@ export class IngestPipeline {
     const chunkKeys = await new ItemStore(this.store.db).chunkKeys(item.id);
     const writes: PreparedWrite[] = [];
     for (const stage of this.graphStages) writes.push(await stage(item, chunkKeys));
-    await this.store.transaction(async (tx) => {
-      for (const write of writes) await write(tx);
-      await this.setStatusIn(tx, item, "completed");
+    if (!(await this.completions.submit({ item, writes }))) throw new Superseded();
+  }
+
+  /**
+   * graph_creation -> completed for several items in one transaction, their graphs written one
+   * after the other: graphs of one collection share entity rows, and concurrent transactions
+   * would each hold those rows locked while they wait on the event loop.
+   */
+  private async completeItems(entries: ReadonlyArray<{ item: ItemRow; writes: readonly PreparedWrite[] }>): Promise<boolean[]> {
+    return this.store.transaction(async (tx) => {
+      const completed: boolean[] = [];
+      for (const { item, writes } of entries) {
+        const live = await this.trySetStatusIn(tx, item, "completed");
+        if (live) for (const write of writes) await write(tx);
+        completed.push(live);
+      }
+      return completed;
     });
   }
 
