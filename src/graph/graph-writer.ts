@@ -67,20 +67,45 @@ async function upsertEntities(tx: Executor, scope: GraphScope, item: ItemRow, en
   const named = all.filter((e) => e.type !== "SOURCE" || e.entity_id === item.source_id).map((e) => entityRow(scope, e));
   const key = ["database_id", "corpus", "collection", "entity_id"] as const;
   await inBatches(placeholders, (part) => tx.insertInto("context_graph_entities").values(part).onConflict((oc) => oc.columns(key).doNothing()).execute());
-  await inBatches(named, (part) =>
-    tx
-      .insertInto("context_graph_entities")
-      .values(part)
-      .onConflict((oc) =>
-        oc.columns(key).doUpdateSet((eb) => ({
-          name: eb.ref("excluded.name"),
-          name_key: eb.ref("excluded.name_key"),
-          identifier: eb.ref("excluded.identifier"),
-          provider: eb.ref("excluded.provider"),
-        })),
-      )
-      .execute(),
-  );
+  // Only new entities are inserted and only changed ones updated: an upsert would rewrite (and
+  // lock until commit) the rows of every entity the item mentions, and graphs of one collection
+  // built at once by other processes would queue on the entities they share.
+  await inBatches(named, async (part) => {
+    const stored = await tx
+      .selectFrom("context_graph_entities")
+      .select(["entity_id", "name", "name_key", "identifier", "provider"])
+      .where((eb) => eb.and(rowScope(scope)))
+      .where("entity_id", "in", part.map((e) => e.entity_id))
+      .execute();
+    const byId = new Map(stored.map((r) => [r.entity_id, r]));
+    const fresh = part.filter((e) => !byId.has(e.entity_id));
+    const changed = part.filter((e) => {
+      const was = byId.get(e.entity_id);
+      return was !== undefined && (was.name !== e.name || was.name_key !== e.name_key || was.identifier !== e.identifier || was.provider !== e.provider);
+    });
+    if (fresh.length > 0) {
+      await tx
+        .insertInto("context_graph_entities")
+        .values(fresh)
+        .onConflict((oc) =>
+          oc.columns(key).doUpdateSet((eb) => ({
+            name: eb.ref("excluded.name"),
+            name_key: eb.ref("excluded.name_key"),
+            identifier: eb.ref("excluded.identifier"),
+            provider: eb.ref("excluded.provider"),
+          })),
+        )
+        .execute();
+    }
+    for (const e of changed) {
+      await tx
+        .updateTable("context_graph_entities")
+        .set({ name: e.name, name_key: e.name_key, identifier: e.identifier, provider: e.provider })
+        .where((eb) => eb.and(rowScope(scope)))
+        .where("entity_id", "=", e.entity_id)
+        .execute();
+    }
+  });
 }
 
 export async function writeItemGraph(tx: Executor, item: ItemRow, graph: ItemGraph, links: readonly ItemLink[]): Promise<void> {
