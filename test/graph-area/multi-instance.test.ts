@@ -45,7 +45,10 @@ test("two instances on one store see each other's writes and stay consistent", a
 
 test("reads do not take the collection's write lock", async () => {
   const db = await createTestDb();
-  const t = await startTestApp({}, db);
+  // No job workers: on SQLite a background write (a job claim every 20 ms) would wait for the lock
+  // held below inside better-sqlite3's synchronous busy wait, freezing this process for up to
+  // busy_timeout; that is not what this test is about.
+  const t = await startTestApp({ WORKERS: "0" }, db);
   try {
     await createGraphDatabase(t, "locks");
     const g = graphClient(t, "locks");
