@@ -61,6 +61,13 @@ export class ItemStore {
     return this.db.selectFrom("context_items").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
+  /** The items with these ids, in the order asked (undefined where none). */
+  async getByIds(ids: readonly string[]): Promise<Array<ItemRow | undefined>> {
+    const rows = await this.db.selectFrom("context_items").selectAll().where("id", "in", [...new Set(ids)]).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id));
+  }
+
   async insert(row: ItemRow): Promise<void> {
     await this.insertMany([row]);
   }

@@ -56,7 +56,7 @@ export class IngestPipeline {
   private readonly graphStages: Array<(item: ItemRow, chunkKeys: readonly number[]) => Promise<PreparedWrite>> = [];
   /** Database names for status events; a database's name never changes. */
   private readonly databaseNames = new Map<string, string>();
-  private readonly loads = new Coalescer<string, ItemRow | undefined>((ids) => this.loadItems(ids));
+  private readonly loads = new Coalescer<string, ItemRow | undefined>((ids) => new ItemStore(this.store.db).getByIds(ids));
   private readonly starts = new Coalescer<ItemRow, boolean>((items) => this.startItems(items));
   private readonly searchable = new Coalescer<Searchable, number[] | null>((entries) => this.makeSearchable(entries));
   private readonly completions = new Coalescer<{ item: ItemRow; writes: readonly PreparedWrite[] }, boolean>((entries) => this.completeItems(entries));
@@ -160,12 +160,6 @@ export class IngestPipeline {
     if (!keys) throw new Superseded();
   }
 
-  private async loadItems(ids: readonly string[]): Promise<Array<ItemRow | undefined>> {
-    const rows = await this.store.db.selectFrom("context_items").selectAll().where("id", "in", [...new Set(ids)]).execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => byId.get(id));
-  }
-
   /** queued -> processing for several items in one transaction; false for an item replaced meanwhile. */
   private async startItems(items: readonly ItemRow[]): Promise<boolean[]> {
     return this.store.transaction(async (tx) => {
@@ -223,17 +217,7 @@ export class IngestPipeline {
   }
 
   private async setStatus(item: ItemRow, status: IndexingStatus, error: { code: string; message: string } | null = null): Promise<void> {
-    await this.store.transaction((tx) => this.setStatusIn(tx, item, status, error));
-  }
-
-  private async setStatusIn(
-    tx: Executor,
-    item: ItemRow,
-    status: IndexingStatus,
-    error: { code: string; message: string } | null = null,
-    extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
-  ): Promise<void> {
-    if (!(await this.trySetStatusIn(tx, item, status, error, extra))) throw new Superseded();
+    if (!(await this.store.transaction((tx) => this.trySetStatusIn(tx, item, status, error)))) throw new Superseded();
   }
 
   /** Sets the status of the item's generation and tells the listeners; false when it was replaced. */
