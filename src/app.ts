@@ -95,7 +95,7 @@ export async function createApplication(config: Config): Promise<Application> {
   const orgs = new OrgService(store);
   await orgs.bootstrap(config.bootstrapApiKeys);
 
-  const queue = new JobQueue(store);
+  const queue = new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs });
   let worker: WorkerPool | null = null;
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, Date.now, () =>
     worker?.wake(),
@@ -115,7 +115,13 @@ export async function createApplication(config: Config): Promise<Application> {
   );
   pipeline.addGraphStage(graphBuilder);
   const ingest = new IngestService(store, queue, databases, blobs, vectors, () => worker?.wake());
-  const maintenance = new ContextMaintenance(store, blobs, vectors, (id, generation, error) => pipeline.endWithError(id, generation, error));
+  const maintenance = new ContextMaintenance(
+    store,
+    blobs,
+    vectors,
+    (id, generation, expected, error) => pipeline.endWithError(id, generation, expected, error),
+    config.reconcileStaleAfterMs,
+  );
   maintenance.addPurgeStage(graphBuilder.remove);
   databases.registerPurger(async (tx, database) => {
     await new ItemStore(tx).deleteDatabase(database.id);

@@ -116,7 +116,7 @@ export class JobWorker {
         }
       }
       for (const job of claimed) this.launch(job);
-      if (schedules && Date.now() - lastSchedule > 60_000) {
+      if (schedules && Date.now() - lastSchedule >= this.queue.scheduleCheckMs) {
         lastSchedule = Date.now();
         await this.queue.scheduleRecurring().catch(() => undefined);
       }
