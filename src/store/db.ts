@@ -135,6 +135,9 @@ function openPostgres(url: string, poolSize: number): Store {
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
+  // Nor a client checked out when its session ends (failover, pg_terminate_backend): with no
+  // listener its 'error' event would be an uncaught exception. Its query fails (503) instead.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const health = new WriteHealth();
   // The observed dialect also keeps a failing ROLLBACK from replacing the error that caused it.
   const db = new Kysely<Schema>({ dialect: observedDialect(new PostgresDialect({ pool }), (err) => health.observe(err)) });
