@@ -50,6 +50,7 @@ import { OrgService } from "./orgs/service.js";
 import { openStore, type Store } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
 import { registerSystemRoutes } from "./system/routes.js";
+import { shutdownWithin, type ShutdownOutcome } from "./system/shutdown.js";
 import { QueryLog } from "./feedback/query-log.js";
 import { registerFeedbackRoutes } from "./feedback/routes.js";
 import { FeedbackService } from "./feedback/service.js";
@@ -79,12 +80,18 @@ export interface Application {
   readonly queryLog: QueryLog;
   /** The search indexes loading in the background at start (WARM_UP_INDEXES); resolves to the scopes loaded. */
   readonly indexesWarm: Promise<TermScope[]>;
-  /** Stops accepting, finishes in-flight requests, releases claimed jobs, closes the store. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, finishes in-flight requests, releases claimed jobs, writes the query log and
+   * vector indexes, closes the embedder and the store: all of it within SHUTDOWN_TIMEOUT_MS;
+   * what is left when the budget is spent is abandoned (logged), and close resolves.
+   */
+  close(): Promise<ShutdownOutcome>;
 }
 
 const COMPLETED_JOB_RETENTION_MS = 24 * 60 * 60_000;
 const FEEDBACK_PER_MINUTE = 100;
+/** Share of the shutdown budget left that running jobs may take to finish before they are released. */
+const JOB_DRAIN_SHARE = 0.6;
 const FINISHED_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
 /** The composition root: configuration -> store -> services -> routes and workers. */
@@ -95,7 +102,7 @@ export async function createApplication(config: Config): Promise<Application> {
   const orgs = new OrgService(store);
   await orgs.bootstrap(config.bootstrapApiKeys);
 
-  const queue = new JobQueue(store);
+  const queue = new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs });
   let worker: WorkerPool | null = null;
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, Date.now, () =>
     worker?.wake(),
@@ -115,7 +122,13 @@ export async function createApplication(config: Config): Promise<Application> {
   );
   pipeline.addGraphStage(graphBuilder);
   const ingest = new IngestService(store, queue, databases, blobs, vectors, () => worker?.wake());
-  const maintenance = new ContextMaintenance(store, blobs, vectors, (id, generation, error) => pipeline.endWithError(id, generation, error));
+  const maintenance = new ContextMaintenance(
+    store,
+    blobs,
+    vectors,
+    (id, generation, expected, error) => pipeline.endWithError(id, generation, expected, error),
+    config.reconcileStaleAfterMs,
+  );
   maintenance.addPurgeStage(graphBuilder.remove);
   databases.registerPurger(async (tx, database) => {
     await new ItemStore(tx).deleteDatabase(database.id);
@@ -128,7 +141,8 @@ export async function createApplication(config: Config): Promise<Application> {
     config.embedding.provider === "local" ? 512 : (config.embedding.dimensions ?? 0),
   );
   stats.register((database) => new ItemStore(store.db).countByCorpus(database.id));
-  const queryLog = new QueryLog();
+  // Its logger is the server's, created below; it logs only after queries have been answered.
+  const queryLog = new QueryLog(store, { warn: (obj, msg) => server.log.warn(obj, msg) });
   const feedback = new FeedbackService(store, databases, queryLog, { perMinute: FEEDBACK_PER_MINUTE });
   databases.registerPurger((tx, row) => feedback.purgeDatabase(tx, row.id));
   const webhooks = createWebhooks(config, store, queue, () => worker?.wake());
@@ -203,7 +217,7 @@ export async function createApplication(config: Config): Promise<Application> {
       })
     : Promise.resolve([]);
 
-  let closing: Promise<void> | null = null;
+  let closing: Promise<ShutdownOutcome> | null = null;
   return {
     config,
     server: server,
@@ -223,15 +237,27 @@ export async function createApplication(config: Config): Promise<Application> {
     queryLog,
     indexesWarm,
     close() {
-      closing ??= (async () => {
-        await server.close();
-        warmUpAbort.abort();
-        await indexesWarm;
-        await activeWorker.stop(config.shutdownTimeoutMs);
-        await vectors.saveAll().catch((err: unknown) => server.log.warn({ err }, "saving vector indexes failed"));
-        await embedder.close();
-        await store.close();
-      })();
+      const budget = config.shutdownTimeoutMs;
+      closing ??= shutdownWithin(
+        budget,
+        [
+          { name: "close the server (in-flight requests)", run: () => server.close() },
+          {
+            name: "stop loading indexes",
+            run: async () => {
+              warmUpAbort.abort();
+              await indexesWarm;
+            },
+          },
+          // Running jobs get most of what is left; those still running then are released.
+          { name: "drain jobs", run: (remaining) => activeWorker.stop(Math.floor(remaining * JOB_DRAIN_SHARE)) },
+          { name: "write the query log", run: () => queryLog.flush() },
+          { name: "save vector indexes", run: () => vectors.saveAll() },
+          { name: "close the embedder", run: () => embedder.close() },
+          { name: "close the store", run: () => store.close() },
+        ],
+        server.log,
+      );
       return closing;
     },
   };

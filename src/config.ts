@@ -36,7 +36,11 @@ export interface Config {
   readonly warmUpIndexes: boolean;
   /** Max JSON body size for v2 routes. */
   readonly bodyLimitBytes: number;
-  /** How long SIGTERM waits for in-flight requests and jobs before giving up. */
+  /** How often lost pipeline jobs are looked for (the ingest.reconcile job's interval). */
+  readonly reconcileIntervalMs: number;
+  /** A non-terminal item untouched this long is checked by reconcile for a lost or dead job. */
+  readonly reconcileStaleAfterMs: number;
+  /** The whole shutdown (server, jobs, vector indexes, embedder, store) fits in this; the rest is abandoned. */
   readonly shutdownTimeoutMs: number;
   /** Largest uploaded file accepted by /context/ingest (400 FILE_TOO_LARGE beyond). */
   readonly maxUploadBytes: number;
@@ -175,6 +179,8 @@ export function loadConfig(env: Env = process.env): Config {
     jobPollMs: int(env, "JOB_POLL_MS", 250, 10, 60_000),
     warmUpIndexes: bool(env, "WARM_UP_INDEXES", true),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    reconcileIntervalMs: int(env, "RECONCILE_INTERVAL_MS", 60_000, 100, 24 * 3_600_000),
+    reconcileStaleAfterMs: int(env, "RECONCILE_STALE_AFTER_MS", 2 * 60_000, 0, 7 * 24 * 3_600_000),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 100, 600_000),
     maxUploadBytes: int(env, "MAX_UPLOAD_BYTES", 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
     embedding: Object.freeze(embedding(env)),

@@ -1,6 +1,9 @@
 import { createApplication } from "./app.js";
 import { ConfigError, describeConfig, loadConfig } from "./config.js";
 
+/** Margin past SHUTDOWN_TIMEOUT_MS after which the process exits whatever is still running. */
+const SHUTDOWN_BACKSTOP_MS = 100;
+
 /** Process entry point: boot, listen, start workers, and shut down cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,9 +16,12 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (signalled) return;
     signalled = true;
-    app.server.log.info({ signal }, "shutting down: finishing in-flight requests and releasing jobs");
+    app.server.log.info({ signal, budgetMs: config.shutdownTimeoutMs }, "shutting down: finishing in-flight requests and releasing jobs");
+    // Backstop: close() resolves by the deadline itself; nothing may keep the process past it.
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs + SHUTDOWN_BACKSTOP_MS).unref();
     app.close().then(
-      () => process.exit(0),
+      // Something abandoned (the budget was spent): not a clean exit.
+      (outcome) => process.exit(outcome.abandoned.length === 0 ? 0 : 1),
       (err: unknown) => {
         app.server.log.error({ err }, "shutdown failed");
         process.exit(1);

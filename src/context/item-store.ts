@@ -3,6 +3,9 @@ import type { ContextItemsTable, Corpus, IndexingStatus } from "../store/schema.
 
 export type ItemRow = ContextItemsTable;
 
+/** States an item never leaves (for its generation): only an upsert starts it over. */
+export const TERMINAL_STATUSES: readonly IndexingStatus[] = ["completed", "errored"];
+
 export interface ChunkInsert {
   chunk_uuid: string;
   position: number;
@@ -82,20 +85,28 @@ export class ItemStore {
     await this.db.updateTable("context_items").set(rest).where("id", "=", id).execute();
   }
 
-  /** Sets the status only if the item is still at `generation`; false when it was replaced meanwhile. */
+  /**
+   * Sets the status only if the item is still at `generation` and in one of the `from` states,
+   * in the UPDATE's own WHERE clause (atomic on both backends, across processes); false when it
+   * was replaced or moved on meanwhile. A terminal state is never in `from`, so it never changes.
+   */
   async setStatus(
     id: string,
     generation: number,
+    from: readonly IndexingStatus[],
     status: IndexingStatus,
     at: number,
     error: { code: string; message: string } | null = null,
     extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
   ): Promise<boolean> {
+    const live = from.filter((s) => !TERMINAL_STATUSES.includes(s));
+    if (live.length === 0) return false;
     const res = await this.db
       .updateTable("context_items")
       .set({ status, updated_at: at, error_code: error?.code ?? null, message: error?.message ?? null, ...extra })
       .where("id", "=", id)
       .where("generation", "=", generation)
+      .where("status", "in", live)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }

@@ -1,10 +1,9 @@
 import type { Executor, Store } from "../store/db.js";
+import type { IndexingStatus } from "../store/schema.js";
 import type { BlobStore } from "./blob-store.js";
 import { graphJobKey, ingestJobKey } from "./ingest-service.js";
 import { ItemStore, type ItemRow } from "./item-store.js";
 import type { VectorStore } from "./vector-store.js";
-
-const STALE_AFTER_MS = 2 * 60_000;
 
 /** What a purge stage knows of the item it removes (the graph subsystem plugs in here). */
 export type PurgedItem = Pick<ItemRow, "id" | "source_id" | "database_id" | "corpus" | "collection">;
@@ -18,8 +17,13 @@ export class ContextMaintenance {
     private readonly store: Store,
     private readonly blobs: BlobStore,
     private readonly vectors: VectorStore,
-    /** Ends an item errored through the pipeline, so status listeners (webhooks) hear of it. */
-    private readonly endWithError: (itemId: string, generation: number, error: { code: string; message: string }) => Promise<boolean>,
+    /**
+     * Ends an item errored through the pipeline, so status listeners (webhooks) hear of it;
+     * only if it is still at this generation and in the state reconcile saw.
+     */
+    private readonly endWithError: (itemId: string, generation: number, expected: IndexingStatus, error: { code: string; message: string }) => Promise<boolean>,
+    /** Non-terminal items untouched for this long are checked for a lost job (RECONCILE_STALE_AFTER_MS). */
+    private readonly staleAfterMs: number = 2 * 60_000,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -30,13 +34,15 @@ export class ContextMaintenance {
   /**
    * An item still short of a terminal state whose pipeline job is gone or dead-lettered (its
    * workers kept dying) would stay stuck forever: end it `errored` with the job's last error.
+   * An item whose job is queued or running is left alone, and the end is fenced on the state
+   * read here: if its job finishes meanwhile, the item stays `completed`.
    */
   async reconcile(): Promise<number> {
     const stale = await this.store.db
       .selectFrom("context_items")
       .select(["id", "generation", "status"])
       .where("status", "in", ["queued", "processing", "graph_creation"])
-      .where("updated_at", "<", this.now() - STALE_AFTER_MS)
+      .where("updated_at", "<", this.now() - this.staleAfterMs)
       .limit(1000)
       .execute();
     let ended = 0;
@@ -48,7 +54,7 @@ export class ContextMaintenance {
         .executeTakeFirst();
       if (job && job.status !== "dead" && job.status !== "completed") continue;
       const message = `indexing job ${job ? "failed" : "was lost"}${job?.last_error ? `: ${job.last_error}` : ""}`;
-      if (await this.endWithError(item.id, item.generation, { code: "PROCESSING_FAILED", message })) ended += 1;
+      if (await this.endWithError(item.id, item.generation, item.status, { code: "PROCESSING_FAILED", message })) ended += 1;
     }
     return ended;
   }

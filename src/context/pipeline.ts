@@ -45,8 +45,9 @@ const scopeOf = (item: ItemRow): VectorScope => ({ databaseId: item.database_id,
  * `ingest.item`: queued -> processing (parse, chunk, embed) -> graph_creation (chunks, postings
  * and vectors stored: searchable), which enqueues in the same transaction
  * `ingest.graph`: graph_creation -> completed (graph built).
- * Either ends errored with a code on failure. Every write is fenced on the item's generation,
- * so a job of a replaced (upserted) item stops without writing. Graph building is a job of its
+ * Either ends errored with a code on failure. Every write is fenced on the item's generation
+ * and its expected current state, so a job of a replaced (upserted) item stops without writing
+ * and a terminal state (completed, errored) is never overwritten. Graph building is a job of its
  * own so that it can run at background priority: making items searchable comes first.
  * Concurrent jobs share their writes (group commit): items loaded, started and made searchable
  * together take one transaction and a few multi-row statements, not a dozen round trips each.
@@ -112,19 +113,22 @@ export class IngestPipeline {
       // The last attempt must leave the item terminal rather than stuck mid-pipeline.
       if (ctx.job.attempts >= ctx.job.maxAttempts) {
         const message = err instanceof Error ? err.message : String(err);
-        await this.setStatus(item, "errored", { code: "PROCESSING_FAILED", message: `indexing failed: ${message}` }).catch(() => undefined);
+        await this.setStatus(item, from, "errored", { code: "PROCESSING_FAILED", message: `indexing failed: ${message}` }).catch(() => undefined);
         return;
       }
       throw err;
     }
   }
 
-  /** Ends an item `errored` (reconciliation of lost jobs); false when it was replaced or is gone. */
-  async endWithError(itemId: string, generation: number, error: { code: string; message: string }): Promise<boolean> {
+  /**
+   * Ends an item `errored` (reconciliation of lost jobs) if it is still at `generation` and in
+   * the `expected` state; false when it was replaced, moved on (a late job finished it) or is gone.
+   */
+  async endWithError(itemId: string, generation: number, expected: IndexingStatus, error: { code: string; message: string }): Promise<boolean> {
     const item = await new ItemStore(this.store.db).getById(itemId);
     if (!item || item.generation !== generation) return false;
     try {
-      await this.setStatus(item, "errored", error);
+      await this.setStatus(item, [expected], "errored", error);
       return true;
     } catch (err) {
       if (err instanceof Superseded) return false;
@@ -136,11 +140,11 @@ export class IngestPipeline {
     if (!(await this.starts.submit(item))) throw new Superseded();
     const built = await this.builder.build(item);
     if (!built.ok) {
-      await this.setStatus(item, "errored", { code: built.code, message: built.message });
+      await this.setStatus(item, ["processing"], "errored", { code: built.code, message: built.message });
       return;
     }
     if (built.chunks.length === 0) {
-      await this.setStatus(item, "errored", { code: "PROCESSING_FAILED", message: "the item has no indexable text" });
+      await this.setStatus(item, ["processing"], "errored", { code: "PROCESSING_FAILED", message: "the item has no indexable text" });
       return;
     }
     const vectors = await this.embedder.embed(built.chunks.map((c) => c.text));
@@ -164,7 +168,7 @@ export class IngestPipeline {
   private async startItems(items: readonly ItemRow[]): Promise<boolean[]> {
     return this.store.transaction(async (tx) => {
       const started: boolean[] = [];
-      for (const item of items) started.push(await this.trySetStatusIn(tx, item, "processing"));
+      for (const item of items) started.push(await this.trySetStatusIn(tx, item, ["queued", "processing"], "processing"));
       return started;
     });
   }
@@ -181,7 +185,7 @@ export class IngestPipeline {
       for (const e of entries) {
         if (e.retry) await items.deleteChunks(e.item.id); // leftovers of an interrupted earlier attempt
         const extra = { chunk_count: e.chunks.length, inferred_content: e.inferred };
-        if (await this.trySetStatusIn(tx, e.item, "graph_creation", null, extra)) live.push(e);
+        if (await this.trySetStatusIn(tx, e.item, ["processing"], "graph_creation", null, extra)) live.push(e);
       }
       const keys = await items.insertChunksOf(live);
       await this.vectors.insertMany(tx, live.map((e, i) => ({ scope: scopeOf(e.item), keys: keys[i]!, vectors: e.vectors })));
@@ -208,7 +212,7 @@ export class IngestPipeline {
     return this.store.transaction(async (tx) => {
       const completed: boolean[] = [];
       for (const { item, writes } of entries) {
-        const live = await this.trySetStatusIn(tx, item, "completed");
+        const live = await this.trySetStatusIn(tx, item, ["graph_creation"], "completed");
         if (live) for (const write of writes) await write(tx);
         completed.push(live);
       }
@@ -216,19 +220,29 @@ export class IngestPipeline {
     });
   }
 
-  private async setStatus(item: ItemRow, status: IndexingStatus, error: { code: string; message: string } | null = null): Promise<void> {
-    if (!(await this.store.transaction((tx) => this.trySetStatusIn(tx, item, status, error)))) throw new Superseded();
+  private async setStatus(
+    item: ItemRow,
+    from: readonly IndexingStatus[],
+    status: IndexingStatus,
+    error: { code: string; message: string } | null = null,
+  ): Promise<void> {
+    if (!(await this.store.transaction((tx) => this.trySetStatusIn(tx, item, from, status, error)))) throw new Superseded();
   }
 
-  /** Sets the status of the item's generation and tells the listeners; false when it was replaced. */
+  /**
+   * Moves the item's generation from one of the `from` states to `status` and tells the
+   * listeners; false when it was replaced or is no longer in a `from` state (a terminal state
+   * is never left: a late job or reconcile cannot overwrite it, nor announce it twice).
+   */
   private async trySetStatusIn(
     tx: Executor,
     item: ItemRow,
+    from: readonly IndexingStatus[],
     status: IndexingStatus,
     error: { code: string; message: string } | null = null,
     extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
   ): Promise<boolean> {
-    const updated = await new ItemStore(tx).setStatus(item.id, item.generation, status, this.now(), error, extra);
+    const updated = await new ItemStore(tx).setStatus(item.id, item.generation, from, status, this.now(), error, extra);
     if (!updated) return false;
     if (this.listeners.length === 0) return true;
     const database = await this.databaseName(tx, item.database_id);

@@ -3,7 +3,7 @@ import type { Executor, Store } from "../store/db.js";
 import type { JobsTable, Schema } from "../store/schema.js";
 import { newId } from "../util/ids.js";
 import { backoffDelay } from "./backoff.js";
-import { JOB_CATALOG, type JobKind, type JobPayload, isJobKind } from "./catalog.js";
+import { JOB_CATALOG, JOB_KINDS, type JobKind, type JobPayload, isJobKind } from "./catalog.js";
 
 export interface ClaimedJob {
   readonly id: string;
@@ -35,7 +35,19 @@ export class JobQueue {
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
+    /** Intervals of recurring jobs that override the catalog's (configuration). */
+    private readonly everyMs: Partial<Record<JobKind, number>> = {},
   ) {}
+
+  /** How often a scheduling worker should enqueue recurring jobs: their shortest interval, at most a minute. */
+  get scheduleCheckMs(): number {
+    const intervals = JOB_KINDS.map((k) => this.intervalOf(k)).filter((e): e is number => e !== undefined);
+    return Math.min(60_000, ...intervals);
+  }
+
+  private intervalOf(kind: JobKind): number | undefined {
+    return this.everyMs[kind] ?? JOB_CATALOG[kind].everyMs;
+  }
 
   async enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, options: EnqueueOptions = {}): Promise<string> {
     const { dedupeKey, ...rest } = options;
@@ -173,8 +185,8 @@ export class JobQueue {
   /** Enqueues this interval's run of every recurring job; the dedupe key makes it once per slot. */
   async scheduleRecurring(): Promise<void> {
     const at = this.now();
-    for (const kind of Object.keys(JOB_CATALOG) as JobKind[]) {
-      const every = JOB_CATALOG[kind].everyMs;
+    for (const kind of JOB_KINDS) {
+      const every = this.intervalOf(kind);
       if (every === undefined) continue;
       const slot = Math.floor(at / every);
       await this.enqueue(kind, {}, { dedupeKey: `schedule:${kind}:${slot}`, runAt: slot * every });

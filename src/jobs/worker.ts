@@ -41,6 +41,9 @@ interface Running {
 
 class JobTimeout extends Error {}
 
+/** Delays between attempts to record a job's failure in a store that refused the first one. */
+const FAIL_RECORD_RETRIES = [100, 400, 1_000];
+
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
@@ -116,7 +119,7 @@ export class JobWorker {
         }
       }
       for (const job of claimed) this.launch(job);
-      if (schedules && Date.now() - lastSchedule > 60_000) {
+      if (schedules && Date.now() - lastSchedule >= this.queue.scheduleCheckMs) {
         lastSchedule = Date.now();
         await this.queue.scheduleRecurring().catch(() => undefined);
       }
@@ -171,11 +174,29 @@ export class JobWorker {
     } catch (err) {
       if (this.stopping && abort.signal.aborted) return; // released by stop()
       const message = err instanceof Error ? err.message : String(err);
-      const outcome = await this.queue.fail(job, message).catch(() => "lost" as const);
+      const outcome = await this.recordFailure(job, message);
       const log = outcome === "dead" ? logger.error.bind(logger) : logger.warn.bind(logger);
       log({ jobId: job.id, kind: job.kind, attempts: job.attempts, outcome, err: message }, "job failed");
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Records a failed attempt. When the store cannot take that write either (disk full, failover),
+   * a few quick retries give the job back promptly rather than after its lease runs out.
+   */
+  private async recordFailure(job: ClaimedJob, message: string): Promise<"retry" | "dead" | "lost"> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.queue.fail(job, message);
+      } catch (err) {
+        if (attempt >= FAIL_RECORD_RETRIES.length) {
+          this.options.logger.warn({ jobId: job.id, kind: job.kind, err }, "recording a job failure failed; the job is retried once its lease expires");
+          return "lost";
+        }
+        await new Promise((resolve) => setTimeout(resolve, FAIL_RECORD_RETRIES[attempt]));
+      }
     }
   }
 

@@ -158,7 +158,7 @@ export class QueryService {
     if (input.graphContext) {
       result.graph_context = await this.graphContext(input, database.id, collections, principals, top);
     }
-    await this.queryLog.record(this.store.db, { orgId: input.orgId, requestId: input.requestId, database: input.database, collection: collections.join(",") });
+    this.queryLog.record({ orgId: input.orgId, requestId: input.requestId, database: input.database, collection: collections.join(",") });
     return result;
   }
 

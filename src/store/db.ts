@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
+import { observedDialect } from "./observed-dialect.js";
 import type { Schema } from "./schema.js";
+import { WriteHealth } from "./write-health.js";
 
 export type Backend = "sqlite" | "postgres";
 
@@ -31,6 +34,13 @@ export interface Store {
    */
   snapshot<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** Whether writes fail because the store cannot be written (disk full, read-only), as last seen. */
+  readonly health: WriteHealth;
+  /**
+   * Writes a row that needs new space (about 16 KB) and rolls it back: throws what a real
+   * write would meet (disk full, read-only). Readiness runs it to see a failure end.
+   */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,7 +53,18 @@ export interface StoreOptions {
 
 const INT8_OID = 20;
 
-function sqliteTransaction<T>(db: Kysely<Schema>, begin: "BEGIN" | "BEGIN IMMEDIATE", fn: (tx: Executor) => Promise<T>): Promise<T> {
+/**
+ * A transaction on one SQLite connection. On failure it rolls back only a transaction that is
+ * still open: after SQLITE_FULL, SQLITE_IOERR and the like SQLite may have rolled back already,
+ * and a ROLLBACK then fails ("no transaction is active") and would replace the real error,
+ * which is what propagates (and gets logged).
+ */
+function sqliteTransaction<T>(
+  db: Kysely<Schema>,
+  file: BetterSqlite3.Database,
+  begin: "BEGIN" | "BEGIN IMMEDIATE",
+  fn: (tx: Executor) => Promise<T>,
+): Promise<T> {
   return db.connection().execute(async (conn) => {
     await sql.raw(begin).execute(conn);
     try {
@@ -51,10 +72,23 @@ function sqliteTransaction<T>(db: Kysely<Schema>, begin: "BEGIN" | "BEGIN IMMEDI
       await sql`COMMIT`.execute(conn);
       return result;
     } catch (err) {
-      await sql`ROLLBACK`.execute(conn);
+      if (file.inTransaction) await sql`ROLLBACK`.execute(conn).catch(() => undefined);
       throw err;
     }
   });
+}
+
+class ProbeDone extends Error {}
+
+async function probeWrite(store: Pick<Store, "transaction">): Promise<void> {
+  try {
+    await store.transaction(async (tx) => {
+      await tx.insertInto("settings").values({ name: `write-probe:${randomUUID()}`, value: "x".repeat(16_384), created_at: Date.now() }).execute();
+      throw new ProbeDone();
+    });
+  } catch (err) {
+    if (!(err instanceof ProbeDone)) throw err;
+  }
 }
 
 function openSqlite(dataDir: string): Store {
@@ -64,25 +98,29 @@ function openSqlite(dataDir: string): Store {
   file.pragma("synchronous = NORMAL");
   file.pragma("busy_timeout = 10000");
   file.pragma("foreign_keys = ON");
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: file }) });
+  const health = new WriteHealth();
+  const db = new Kysely<Schema>({ dialect: observedDialect(new SqliteDialect({ database: file }), (err) => health.observe(err)) });
   const readFile = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
   readFile.pragma("busy_timeout = 10000");
   readFile.pragma("query_only = ON");
   const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: readFile }) });
-  return {
+  const store: Store = {
     backend: "sqlite",
     db,
     reader,
-    transaction: (fn) => sqliteTransaction(db, "BEGIN IMMEDIATE", fn),
-    snapshot: (fn) => sqliteTransaction(reader, "BEGIN", fn),
+    health,
+    transaction: (fn) => sqliteTransaction(db, file, "BEGIN IMMEDIATE", fn),
+    snapshot: (fn) => sqliteTransaction(reader, readFile, "BEGIN", fn),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },
+    probeWrite: () => probeWrite(store),
     async close() {
       await reader.destroy();
       await db.destroy();
     },
   };
+  return store;
 }
 
 const epochAwareTypeParser = ((oid: number, format?: "text" | "binary"): unknown =>
@@ -97,11 +135,18 @@ function openPostgres(url: string, poolSize: number): Store {
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return {
+  // Nor a client checked out when its session ends (failover, pg_terminate_backend): with no
+  // listener its 'error' event would be an uncaught exception. Its query fails (503) instead.
+  pool.on("connect", (client) => client.on("error", () => undefined));
+  const health = new WriteHealth();
+  // The observed dialect also keeps a failing ROLLBACK from replacing the error that caused it.
+  const db = new Kysely<Schema>({ dialect: observedDialect(new PostgresDialect({ pool }), (err) => health.observe(err)) });
+  const store: Store = {
     backend: "postgres",
     db,
     reader: db,
+    health,
+    probeWrite: () => probeWrite(store),
     async transaction(fn) {
       return db.transaction().execute(fn);
     },
@@ -115,6 +160,7 @@ function openPostgres(url: string, poolSize: number): Store {
       await db.destroy();
     },
   };
+  return store;
 }
 
 export function openStore(options: StoreOptions): Store {

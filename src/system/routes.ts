@@ -13,6 +13,17 @@ export function registerSystemRoutes(app: App, store: Store): void {
     try {
       await store.ping();
       if (!(await isMigrated(store))) return reply.code(503).send({ status: "migrating", backend: store.backend });
+      const failure = store.health.current;
+      if (failure) {
+        // Writes were failing (disk full, read-only): ready again once a write goes through.
+        try {
+          await store.probeWrite();
+          store.health.recovered();
+        } catch {
+          const now = store.health.current ?? failure;
+          return reply.code(503).send({ status: "store not writable", backend: store.backend, reason: now.reason, since: new Date(now.since).toISOString() });
+        }
+      }
       return { status: "ready", backend: store.backend };
     } catch {
       return reply.code(503).send({ status: "store unreachable", backend: store.backend });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { after, test } from "node:test";
+import { spawnTsx } from "../helpers/child-process.js";
 import { eventually, startTestApp } from "../helpers/harness.js";
 import { waitTerminal } from "../helpers/ingest.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
@@ -11,14 +11,13 @@ let db: TestDb | null = null;
 after(async () => db?.drop());
 
 
-test("SIGKILL during a 500-item ingestion: after restart all 500 complete, none twice, none lost", async () => {
+test("SIGKILL during a 500-item ingestion: after restart all 500 complete, none twice, none lost", { timeout: 600_000 }, async (t0) => {
   db = await createTestDb();
   const port = await freePort();
   const key = "crash-test-key-0123456789abcdef";
   const base = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", BOOTSTRAP_API_KEY: key, LOG_LEVEL: "error", JOB_LEASE_MS: "2000" },
-    stdio: ["ignore", "inherit", "inherit"],
+  const proc = spawnTsx(t0, "src/main.ts", {
+    ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", BOOTSTRAP_API_KEY: key, LOG_LEVEL: "error", JOB_LEASE_MS: "2000",
   });
   const exited = once(proc, "exit");
   await eventually(async () => (await fetch(`${base}/healthz`).catch(() => null))?.ok, 30_000, 100);

@@ -15,7 +15,7 @@ describe("POST /feedback", () => {
 
   async function logQuery(orgId: string, database: string | null = "fb"): Promise<string> {
     const requestId = randomUUID();
-    await t.app.queryLog.record(t.app.store.db, { orgId, requestId, database, collection: null });
+    t.app.queryLog.record({ orgId, requestId, database, collection: null });
     return requestId;
   }
   const submit = (body: unknown, key?: string) => t.request("POST", "/feedback", { body, key });

@@ -37,10 +37,11 @@ export function deliveryWhen(
 
 export const finished = (r: Record<string, unknown>): boolean => r.status !== "pending";
 
-/** A query of this organization in the query log, as POST /query records it. */
+/** A query of this organization in the query log, as POST /query records it, written to the store (other processes see it). */
 export async function loggedQuery(t: TestApp, orgId = t.orgId): Promise<string> {
   const requestId = randomUUID();
-  await t.app.queryLog.record(t.app.store.db, { orgId, requestId });
+  t.app.queryLog.record({ orgId, requestId });
+  await t.app.queryLog.flush();
   return requestId;
 }
 

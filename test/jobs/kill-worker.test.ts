@@ -1,26 +1,23 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { after, test } from "node:test";
+import { spawnTsx } from "../helpers/child-process.js";
 import { createReadyDatabase, eventually, field, startTestApp } from "../helpers/harness.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
 
 let db: TestDb | null = null;
 after(async () => db?.drop());
 
-test("a worker SIGKILLed while holding a lease: the job completes exactly once after the lease expires", async () => {
+test("a worker SIGKILLed while holding a lease: the job completes exactly once after the lease expires", { timeout: 120_000 }, async (t) => {
   db = await createTestDb();
   // An API-only node: it accepts the create but runs no jobs.
   const api = await startTestApp({ WORKERS: "0" }, db);
   const created = await api.request("POST", "/databases", { body: { database: "victim" } });
   assert.equal(created.status, 202);
 
-  const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/claim-and-hold.ts"], {
-    env: { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LEASE_MS: "1500" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawnTsx(t, "test/fixtures/claim-and-hold.ts", { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LEASE_MS: "1500" }, "pipe");
   let out = "";
-  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   await eventually(async () => out.includes("claimed"), 20_000);
   const jobId = /claimed (\S+)/.exec(out)?.[1];
   assert.ok(jobId);

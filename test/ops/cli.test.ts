@@ -14,6 +14,9 @@ function cli(...args: string[]): { code: number; out: string; err: string } {
   const res = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
     env: { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "" },
     encoding: "utf8",
+    // A CLI that hangs is killed, and the test fails, rather than the run hanging.
+    timeout: 60_000,
+    killSignal: "SIGKILL",
   });
   return { code: res.status ?? -1, out: res.stdout.trim(), err: res.stderr.trim() };
 }

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
 import { after, test } from "node:test";
+import { spawnTsx } from "../helpers/child-process.js";
 import { eventually } from "../helpers/harness.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
 import { freePort } from "../helpers/webhook-receiver.js";
@@ -11,14 +11,11 @@ let db: TestDb | null = null;
 after(async () => db?.drop());
 
 
-test("SIGTERM: stops accepting, finishes the in-flight request, exits 0", async () => {
+test("SIGTERM: stops accepting, finishes the in-flight request, exits 0", { timeout: 120_000 }, async (t) => {
   db = await createTestDb();
   const port = await freePort();
   const key = "sigterm-test-key-0123456789";
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", BOOTSTRAP_API_KEY: key, LOG_LEVEL: "warn" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const proc = spawnTsx(t, "src/main.ts", { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", BOOTSTRAP_API_KEY: key, LOG_LEVEL: "warn" });
   const exited = once(proc, "exit");
   const base = `http://127.0.0.1:${port}`;
   await eventually(async () => (await fetch(`${base}/healthz`).catch(() => null))?.ok, 30_000, 100);

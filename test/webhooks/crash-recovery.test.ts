@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { test } from "node:test";
+import { spawnTsx } from "../helpers/child-process.js";
 import { eventually, startTestApp } from "../helpers/harness.js";
 import { deliveryWhen, sharedStoreAndReceiver } from "../helpers/webhook-fixtures.js";
 
@@ -19,16 +20,13 @@ async function killAfter(child: ChildProcess, marker: RegExp): Promise<string> {
 }
 
 
-test("SIGKILL between the committed status change and its delivery: delivered after restart", async () => {
+test("SIGKILL between the committed status change and its delivery: delivered after restart", { timeout: 120_000 }, async (t) => {
   const { db, receiver } = shared;
   const api = await startTestApp({ WORKERS: "0", WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, db);
   const { key, orgId } = api;
   await api.request("POST", "/webhooks/indexing", { body: { url: receiver.url, signing_secret: "crash-recovery-secret" } });
 
-  const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/status-change-then-hang.ts"], {
-    env: { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", ORG_ID: orgId, ITEM_ID: "survivor" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawnTsx(t, "test/fixtures/status-change-then-hang.ts", { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", ORG_ID: orgId, ITEM_ID: "survivor" }, "pipe");
   const out = await killAfter(child, /committed \S+/);
   const id = /committed (\S+)/.exec(out)?.[1];
   assert.ok(id && id !== "none");
@@ -48,7 +46,7 @@ test("SIGKILL between the committed status change and its delivery: delivered af
   }
 });
 
-test("SIGKILL of the server while the receiver holds its delivery: redelivered under the same id after the lease expires", async () => {
+test("SIGKILL of the server while the receiver holds its delivery: redelivered under the same id after the lease expires", { timeout: 120_000 }, async (t) => {
   const { db, receiver } = shared;
   const api = await startTestApp({ WORKERS: "0", WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, db);
   const key = api.key;
@@ -61,15 +59,12 @@ test("SIGKILL of the server while the receiver holds its delivery: redelivered u
 
   // The real server process, with workers, delivers; the receiver never answers in time.
   receiver.options = { secret: "crash-recovery-secret", delayMs: 60_000 };
-  const server = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    env: {
-      ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", PORT: "0", LOG_LEVEL: "silent",
-      WORKERS: "1", JOB_LEASE_MS: "1500", JOB_POLL_MS: "20", WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_TIMEOUT_MS: "60000",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const server = spawnTsx(t, "src/main.ts", {
+    ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", PORT: "0", LOG_LEVEL: "silent",
+    WORKERS: "1", JOB_LEASE_MS: "1500", JOB_POLL_MS: "20", WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_TIMEOUT_MS: "60000",
+  }, "pipe");
   const held = eventually(async () => receiver.requests.some((r) => r.deliveryId === id), 30_000);
-  server.stdout.on("data", () => undefined);
+  server.stdout?.on("data", () => undefined);
   await held;
   const exited = once(server, "exit");
   server.kill("SIGKILL");
