@@ -46,6 +46,9 @@ const blankDraft = (sourceId: string, corpus: Corpus, origin: ItemOrigin): ItemD
   infer: false, customInstructions: null, userName: null, expirySeconds: null,
 });
 
+/** 100 years: beyond it an expiry is no expiry, and the instant would not fit the stores' integer column. */
+const MAX_EXPIRY_SECONDS = 100 * 365 * 24 * 3600;
+
 const optString = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
 const toMillis = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
 
@@ -148,8 +151,8 @@ export function memoryDrafts(items: readonly unknown[]): DraftResult[] {
     if (raw.text !== undefined && raw.text !== null && typeof raw.text !== "string") throw invalidInput(`memories[${i}].text must be a string`);
     const pairs = hasPairs ? pairsOf(i, raw.user_assistant_pairs) : null;
     const expiry = raw.expiry_time;
-    if (expiry !== undefined && expiry !== null && !(Number.isInteger(expiry) && (expiry as number) > 0)) {
-      throw invalidInput(`memories[${i}].expiry_time must be a positive integer number of seconds`);
+    if (expiry !== undefined && expiry !== null && !(Number.isInteger(expiry) && (expiry as number) > 0 && (expiry as number) <= MAX_EXPIRY_SECONDS)) {
+      throw invalidInput(`memories[${i}].expiry_time must be a positive integer number of seconds, at most ${MAX_EXPIRY_SECONDS}`);
     }
     for (const key of ["infer", "is_markdown"] as const) {
       if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "boolean") throw invalidInput(`memories[${i}].${key} must be a boolean`);
