@@ -42,6 +42,7 @@ import { registerGraphAreaRoutes } from "./graph-area/routes.js";
 import { GraphAreaService } from "./graph-area/service.js";
 import type { App } from "./http/app-type.js";
 import { RateLimiter } from "./http/rate-limit.js";
+import { publicUrlOf } from "./http/public-url.js";
 import { createServer } from "./http/server.js";
 import { JobQueue } from "./jobs/queue.js";
 import type { JobHandlers } from "./jobs/worker.js";
@@ -169,7 +170,8 @@ export async function createApplication(config: Config): Promise<Application> {
   registerIngestRoutes(server, ingest, config.maxUploadBytes);
   registerStatusRoutes(server, databases, store);
   registerListRoutes(server, new ListService(store, databases));
-  registerInspectRoutes(server, new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store)));
+  const inspect = new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store));
+  registerInspectRoutes(server, inspect, publicUrlOf(server, config.publicUrl, config.host, config.port));
   const edit = new ContextEditService(store, databases, blobs, vectors);
   edit.addDeleteStage(graphBuilder.remove);
   registerEditRoutes(server, edit);

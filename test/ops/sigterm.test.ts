@@ -14,7 +14,7 @@ after(async () => db?.drop());
 test("SIGTERM: stops accepting, finishes the in-flight request, exits 0", async () => {
   db = await createTestDb();
   const port = await freePort();
-  const key = "sigterm-test-key-0123456789";
+  const key = "sigterm-test-key-0123456789abcdefghij";
   const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     env: { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", BOOTSTRAP_API_KEY: key, LOG_LEVEL: "warn" },
     stdio: ["ignore", "inherit", "inherit"],
