@@ -13,6 +13,7 @@ import { registerInspectRoutes } from "./context/inspect-routes.js";
 import { InspectService } from "./context/inspect-service.js";
 import { registerListRoutes } from "./context/list-routes.js";
 import { ListService } from "./context/list-service.js";
+import type { UploadLimits } from "./context/multipart-upload.js";
 import { IngestPipeline } from "./context/pipeline.js";
 import { registerStatusRoutes } from "./context/status-routes.js";
 import { VectorStore } from "./context/vector-store.js";
@@ -167,7 +168,13 @@ export async function createApplication(config: Config): Promise<Application> {
   registerSystemRoutes(server, store);
   registerDatabaseRoutes(server, databases, stats);
   registerLegacyTenantRoutes(server, databases, stats);
-  registerIngestRoutes(server, ingest, config.maxUploadBytes);
+  const uploads: UploadLimits = {
+    maxFileBytes: config.maxUploadBytes,
+    maxRequestBytes: config.maxRequestUploadBytes,
+    maxFiles: config.maxUploadFiles,
+    spoolDir: join(config.dataDir, "tmp", "uploads"),
+  };
+  registerIngestRoutes(server, ingest, uploads);
   registerStatusRoutes(server, databases, store);
   registerListRoutes(server, new ListService(store, databases));
   const inspect = new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store));
@@ -182,7 +189,7 @@ export async function createApplication(config: Config): Promise<Application> {
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
   const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog);
   registerQueryRoutes(server, queryService);
-  registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, maxUploadBytes: config.maxUploadBytes });
+  registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, uploads });
   registerFeedbackRoutes(server, feedback);
   registerWebhookRoutes(server, webhooks.service);
   registerGraphAreaRoutes(server, graphArea);
