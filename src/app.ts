@@ -105,7 +105,8 @@ export async function createApplication(config: Config): Promise<Application> {
   const embedder = new SharedEmbedder(config.embedding);
   const blobs = createBlobStore(store, config.dataDir);
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
-  const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel);
+  const archiveLimits = { maxUncompressedBytes: config.maxArchiveUncompressedBytes, maxCompressionRatio: config.maxArchiveCompressionRatio };
+  const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel, archiveLimits);
   const pipeline = new IngestPipeline(store, chunker, embedder, vectors, async (tx, items) => {
     const jobs = items.map((item) => ({ payload: { itemId: item.id, generation: item.generation }, dedupeKey: graphJobKey(item.id, item.generation) }));
     await queue.enqueueMany("ingest.graph", jobs, { executor: tx });
@@ -173,6 +174,7 @@ export async function createApplication(config: Config): Promise<Application> {
     maxRequestBytes: config.maxRequestUploadBytes,
     maxFiles: config.maxUploadFiles,
     spoolDir: join(config.dataDir, "tmp", "uploads"),
+    archive: archiveLimits,
   };
   registerIngestRoutes(server, ingest, uploads);
   registerStatusRoutes(server, databases, store);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { invalidInput, validationError } from "../errors/app-error.js";
 import { validateAppItem } from "../ingest/app-items/index.js";
-import { detectFormat } from "../ingest/parse/index.js";
+import { checkArchiveDirectory, detectFormat, type ArchiveLimits } from "../ingest/parse/index.js";
 import type { Corpus, ItemOrigin } from "../store/schema.js";
 import { decodeJsonObject, decodePrincipals, decodeRelationIds, isPlainObject } from "./json-field.js";
 
@@ -53,7 +53,7 @@ const optString = (v: unknown): string | null => (typeof v === "string" && v.len
 const toMillis = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
 
 /** Files, each bound by order to its `document_metadata` entry; a count mismatch is 422. */
-export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unknown[] | null, acl: string[] | null): DraftResult[] {
+export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unknown[] | null, acl: string[] | null, archive?: ArchiveLimits): DraftResult[] {
   if (documentMetadata && documentMetadata.length !== files.length) {
     throw validationError(`document_metadata has ${documentMetadata.length} entries for ${files.length} files; they pair by order`);
   }
@@ -63,8 +63,14 @@ export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unk
       return { ok: false, id: file.name, code: "INVALID_INPUT", message: `document_metadata[${i}] must be an object` };
     }
     const id = optString(meta?.id) ?? randomUUID();
-    const detected = detectFormat(file.bytes, file.name, file.mime);
+    const bytes = file.bytes;
+    const detected = detectFormat(bytes, file.name, file.mime);
     if (!detected.ok) return { ok: false, id, code: "INVALID_FILE_FORMAT", message: detected.message };
+    // A zip bomb is refused here from its directory, before it is stored; the parser checks again, fully.
+    const archiveCheck = detected.format === "docx" && archive ? checkArchiveDirectory(bytes, archive) : null;
+    if (archiveCheck && !archiveCheck.ok && archiveCheck.code === "FILE_TOO_LARGE") {
+      return { ok: false, id, code: "FILE_TOO_LARGE", message: `${file.name}: ${archiveCheck.message}` };
+    }
     try {
       const draft = blankDraft(id, "knowledge", "file");
       draft.title = optString(meta?.title) ?? file.name;

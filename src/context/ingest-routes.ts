@@ -8,11 +8,14 @@ import { validateDatabaseName } from "../databases/service.js";
 import { appDrafts, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
 import type { IngestRequest, IngestService } from "./ingest-service.js";
 import { readMultipartBody, type UploadLimits } from "./multipart-upload.js";
+import type { ArchiveLimits } from "../ingest/parse/index.js";
 import { decodeBoolean, decodeJsonArray, decodeJsonObject, decodePrincipals, decodeString } from "./json-field.js";
 
 export interface RawIngest {
   fields: Record<string, unknown>;
   files: UploadedFile[];
+  /** Limits for zip-based files, checked per file before anything is stored. */
+  archive?: ArchiveLimits;
 }
 
 /**
@@ -28,7 +31,7 @@ export async function withIngestBody<T>(req: FastifyRequest, limits: UploadLimit
   }
   const body = await readMultipartBody(req, limits);
   try {
-    return await handle(body);
+    return await handle({ fields: body.fields, files: body.files, archive: limits.archive });
   } finally {
     await body.dispose();
   }
@@ -63,7 +66,7 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
     if (raw.files.length === 0 && (!appKnowledge || appKnowledge.length === 0)) {
       throw invalidInput("nothing to ingest: send 'files' and/or 'app_knowledge'");
     }
-    drafts = [...fileDrafts(raw.files, documentMetadata, acl), ...appDrafts(appKnowledge ?? [], acl)];
+    drafts = [...fileDrafts(raw.files, documentMetadata, acl, raw.archive), ...appDrafts(appKnowledge ?? [], acl)];
   }
   return { orgId, database, collection, corpus: type, upsert, drafts, metadata, additionalMetadata };
 }

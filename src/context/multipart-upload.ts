@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { FastifyRequest } from "fastify";
 import type {} from "@fastify/multipart";
 import { AppError, invalidInput } from "../errors/app-error.js";
+import type { ArchiveLimits } from "../ingest/parse/index.js";
 import type { UploadedFile } from "./ingest-input.js";
 
 export interface UploadLimits {
@@ -17,6 +18,8 @@ export interface UploadLimits {
   readonly maxFiles: number;
   /** Where file parts are spooled while the request is served; a fresh folder per request inside it. */
   readonly spoolDir: string;
+  /** Zip-based files (DOCX) past these are refused per file at once, before they are stored. */
+  readonly archive: ArchiveLimits;
 }
 
 export interface MultipartBody {
