@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { invalidInput, validationError } from "../errors/app-error.js";
 import { validateAppItem } from "../ingest/app-items/index.js";
+import { identifierProblem, keyProblem } from "../util/identifiers.js";
 import { checkArchiveDirectory, detectFormat, type ArchiveLimits } from "../ingest/parse/index.js";
 import type { Corpus, ItemOrigin } from "../store/schema.js";
 import { decodeJsonObject, decodePrincipals, decodeRelationIds, isPlainObject } from "./json-field.js";
@@ -51,6 +52,34 @@ const MAX_EXPIRY_SECONDS = 100 * 365 * 24 * 3600;
 
 const optString = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
 const toMillis = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
+
+const shortId = (id: string): string => (id.length > 80 ? `${id.slice(0, 80)}...` : id);
+
+/** Why a draft's caller-chosen identifiers break the rules (util/identifiers.ts), or null. */
+function identifiersProblem(d: ItemDraft): string | null {
+  const id = identifierProblem(d.sourceId);
+  if (id) return `id ${id}`;
+  for (const rel of d.relationIds) {
+    const problem = identifierProblem(rel);
+    if (problem) return `relations.ids entry ${problem}`;
+  }
+  const meta = keyProblem(d.metadata) ?? keyProblem(d.additional);
+  return meta ? `metadata ${meta}` : null;
+}
+
+/**
+ * Enforces the identifier rules on drafts: a knowledge item breaking them fails on its own (400
+ * INVALID_INPUT in its result row), a memory fails the request, as other memory errors do.
+ */
+export function checkIdentifiers(drafts: readonly DraftResult[]): DraftResult[] {
+  return drafts.map((r) => {
+    if (!r.ok) return { ...r, id: shortId(r.id) };
+    const problem = identifiersProblem(r.draft);
+    if (problem === null) return r;
+    if (r.draft.corpus === "memory") throw invalidInput(`memory '${shortId(r.draft.sourceId)}': ${problem}`);
+    return { ok: false, id: shortId(r.draft.sourceId), code: "INVALID_INPUT", message: problem };
+  });
+}
 
 /** Files, each bound by order to its `document_metadata` entry; a count mismatch is 422. */
 export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unknown[] | null, acl: string[] | null, archive?: ArchiveLimits): DraftResult[] {

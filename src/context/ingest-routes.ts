@@ -5,7 +5,8 @@ import { resolveScope } from "../http/aliases.js";
 import { requirePrincipal } from "../http/auth.js";
 import { sendData } from "../http/envelope.js";
 import { validateDatabaseName } from "../databases/service.js";
-import { appDrafts, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
+import { keyProblem, nameProblem } from "../util/identifiers.js";
+import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
 import type { IngestRequest, IngestService } from "./ingest-service.js";
 import { readMultipartBody, type UploadLimits } from "./multipart-upload.js";
 import type { ArchiveLimits } from "../ingest/parse/index.js";
@@ -47,6 +48,8 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
   if (database === undefined) throw invalidInput("'database' is required");
   validateDatabaseName(database);
   if (collection !== undefined && typeof collection !== "string") throw invalidInput("'collection' must be a string");
+  const collectionProblem = collection === undefined ? null : nameProblem(collection);
+  if (collectionProblem) throw invalidInput(`'collection' ${collectionProblem}`);
   const type = forcedType ?? decodeString("type", f.type) ?? (f.memories !== undefined ? "memory" : "knowledge");
   if (type !== "knowledge" && type !== "memory") throw invalidInput("'type' must be 'knowledge' or 'memory'");
   const upsert = decodeBoolean("upsert", f.upsert, true);
@@ -68,7 +71,9 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
     }
     drafts = [...fileDrafts(raw.files, documentMetadata, acl, raw.archive), ...appDrafts(appKnowledge ?? [], acl)];
   }
-  return { orgId, database, collection, corpus: type, upsert, drafts, metadata, additionalMetadata };
+  const keys = keyProblem(metadata) ?? keyProblem(additionalMetadata);
+  if (keys) throw invalidInput(`metadata ${keys}`);
+  return { orgId, database, collection, corpus: type, upsert, drafts: checkIdentifiers(drafts), metadata, additionalMetadata };
 }
 
 export function registerIngestRoutes(app: App, service: IngestService, limits: UploadLimits): void {
