@@ -13,6 +13,7 @@ import { registerInspectRoutes } from "./context/inspect-routes.js";
 import { InspectService } from "./context/inspect-service.js";
 import { registerListRoutes } from "./context/list-routes.js";
 import { ListService } from "./context/list-service.js";
+import type { UploadLimits } from "./context/multipart-upload.js";
 import { IngestPipeline } from "./context/pipeline.js";
 import { registerStatusRoutes } from "./context/status-routes.js";
 import { VectorStore } from "./context/vector-store.js";
@@ -42,6 +43,7 @@ import { registerGraphAreaRoutes } from "./graph-area/routes.js";
 import { GraphAreaService } from "./graph-area/service.js";
 import type { App } from "./http/app-type.js";
 import { RateLimiter } from "./http/rate-limit.js";
+import { publicUrlOf } from "./http/public-url.js";
 import { createServer } from "./http/server.js";
 import { JobQueue } from "./jobs/queue.js";
 import type { JobHandlers } from "./jobs/worker.js";
@@ -110,7 +112,8 @@ export async function createApplication(config: Config): Promise<Application> {
   const embedder = new SharedEmbedder(config.embedding);
   const blobs = createBlobStore(store, config.dataDir);
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
-  const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel);
+  const archiveLimits = { maxUncompressedBytes: config.maxArchiveUncompressedBytes, maxCompressionRatio: config.maxArchiveCompressionRatio };
+  const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel, archiveLimits);
   const pipeline = new IngestPipeline(store, chunker, embedder, vectors, async (tx, items) => {
     const jobs = items.map((item) => ({ payload: { itemId: item.id, generation: item.generation }, dedupeKey: graphJobKey(item.id, item.generation) }));
     await queue.enqueueMany("ingest.graph", jobs, { executor: tx });
@@ -180,10 +183,18 @@ export async function createApplication(config: Config): Promise<Application> {
   registerSystemRoutes(server, store);
   registerDatabaseRoutes(server, databases, stats);
   registerLegacyTenantRoutes(server, databases, stats);
-  registerIngestRoutes(server, ingest, config.maxUploadBytes);
+  const uploads: UploadLimits = {
+    maxFileBytes: config.maxUploadBytes,
+    maxRequestBytes: config.maxRequestUploadBytes,
+    maxFiles: config.maxUploadFiles,
+    spoolDir: join(config.dataDir, "tmp", "uploads"),
+    archive: archiveLimits,
+  };
+  registerIngestRoutes(server, ingest, uploads);
   registerStatusRoutes(server, databases, store);
   registerListRoutes(server, new ListService(store, databases));
-  registerInspectRoutes(server, new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store)));
+  const inspect = new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store));
+  registerInspectRoutes(server, inspect, publicUrlOf(server, config.publicUrl, config.host, config.port));
   const edit = new ContextEditService(store, databases, blobs, vectors);
   edit.addDeleteStage(graphBuilder.remove);
   registerEditRoutes(server, edit);
@@ -194,7 +205,7 @@ export async function createApplication(config: Config): Promise<Application> {
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
   const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog);
   registerQueryRoutes(server, queryService);
-  registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, maxUploadBytes: config.maxUploadBytes });
+  registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, uploads });
   registerFeedbackRoutes(server, feedback);
   registerWebhookRoutes(server, webhooks.service);
   registerGraphAreaRoutes(server, graphArea);

@@ -44,6 +44,16 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Largest uploaded file accepted by /context/ingest (400 FILE_TOO_LARGE beyond). */
   readonly maxUploadBytes: number;
+  /** All file parts of one multipart request together (413 PAYLOAD_TOO_LARGE beyond, nothing stored). */
+  readonly maxRequestUploadBytes: number;
+  /** File parts in one multipart request (413 PAYLOAD_TOO_LARGE beyond). */
+  readonly maxUploadFiles: number;
+  /** Uncompressed size of all entries of one DOCX (or other zip-based) upload; beyond it the file fails FILE_TOO_LARGE. */
+  readonly maxArchiveUncompressedBytes: number;
+  /** Largest uncompressed/compressed ratio of one archive entry; beyond it the file fails FILE_TOO_LARGE. */
+  readonly maxArchiveCompressionRatio: number;
+  /** Base of links the service hands out (presigned_url); null: http://HOST:<bound port>. Never the Host header. */
+  readonly publicUrl: string | null;
   readonly embedding: EmbeddingConfig;
   /** An OpenAI-compatible chat model for memory inference and relation extraction; null: offline rules. */
   readonly chatModel: ChatModelSettings | null;
@@ -145,6 +155,40 @@ function chatModel(env: Env): ChatModelSettings | null {
   return { baseUrl, apiKey: env.LLM_API_KEY?.trim() || null, model: required(env, "LLM_MODEL", "with LLM_BASE_URL") };
 }
 
+/** Bootstrap keys are full credentials of the first organization: short ones are guessable. */
+export const MIN_BOOTSTRAP_KEY_LENGTH = 32;
+
+function bootstrapKeys(env: Env): readonly string[] {
+  const keys = (env.BOOTSTRAP_API_KEY ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
+  keys.forEach((key, i) => {
+    if (key.length < MIN_BOOTSTRAP_KEY_LENGTH) {
+      throw new ConfigError(
+        `BOOTSTRAP_API_KEY: key ${i + 1} of ${keys.length} has ${key.length} characters; each key needs at least ${MIN_BOOTSTRAP_KEY_LENGTH} (for example: openssl rand -hex 24)`,
+      );
+    }
+  });
+  return Object.freeze(keys);
+}
+
+function publicUrl(env: Env): string | null {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got '${raw}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`PUBLIC_URL must use http or https, got '${url.protocol}'`);
+  if (url.username || url.password || url.search || url.hash) {
+    throw new ConfigError("PUBLIC_URL must not carry credentials, a query or a fragment");
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
 function fileUrlSecret(env: Env): string | null {
   const raw = env.FILE_URL_SECRET?.trim();
   if (!raw) return null;
@@ -159,12 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(env.DATA_DIR?.trim() || "./data"),
     logLevel: logLevel(env),
     databaseUrl: databaseUrl(env),
-    bootstrapApiKeys: Object.freeze(
-      (env.BOOTSTRAP_API_KEY ?? "")
-        .split(",")
-        .map((k) => k.trim())
-        .filter((k) => k.length > 0),
-    ),
+    bootstrapApiKeys: bootstrapKeys(env),
     webhookAllowPrivateUrls: bool(env, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
     webhookSecretKey: env.WEBHOOK_SECRET_KEY?.trim() || null,
     webhookMaxAttempts: int(env, "WEBHOOK_MAX_ATTEMPTS", 8, 1, 100),
@@ -183,6 +222,11 @@ export function loadConfig(env: Env = process.env): Config {
     reconcileStaleAfterMs: int(env, "RECONCILE_STALE_AFTER_MS", 2 * 60_000, 0, 7 * 24 * 3_600_000),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 100, 600_000),
     maxUploadBytes: int(env, "MAX_UPLOAD_BYTES", 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
+    maxRequestUploadBytes: int(env, "MAX_REQUEST_UPLOAD_BYTES", 200 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+    maxUploadFiles: int(env, "MAX_UPLOAD_FILES", 100, 1, 10_000),
+    maxArchiveUncompressedBytes: int(env, "MAX_ARCHIVE_UNCOMPRESSED_BYTES", 128 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+    maxArchiveCompressionRatio: int(env, "MAX_ARCHIVE_COMPRESSION_RATIO", 100, 2, 100_000),
+    publicUrl: publicUrl(env),
     embedding: Object.freeze(embedding(env)),
     chatModel: chatModel(env),
     chunkMaxTokens: int(env, "CHUNK_MAX_TOKENS", 256, 16, 8192),

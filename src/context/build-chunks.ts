@@ -2,7 +2,7 @@ import type { ChatModelSettings } from "../config.js";
 import { createLlmMemoryInferrer, inferMemory } from "../extract/index.js";
 import { renderAppItem, validateAppItem } from "../ingest/app-items/index.js";
 import { chunkDocument, chunkMemory, type Chunk, type ChunkOptions } from "../ingest/chunk/index.js";
-import { parseFile } from "../ingest/parse/index.js";
+import { parseFile, type ArchiveLimits } from "../ingest/parse/index.js";
 import type { BlobStore } from "./blob-store.js";
 import type { ItemRow } from "./item-store.js";
 
@@ -28,6 +28,7 @@ export class ChunkBuilder {
     private readonly blobs: BlobStore,
     private readonly options: ChunkOptions,
     chatModel: ChatModelSettings | null,
+    private readonly archive?: ArchiveLimits,
   ) {
     this.llm = chatModel
       ? createLlmMemoryInferrer({ baseUrl: chatModel.baseUrl, model: chatModel.model, ...(chatModel.apiKey ? { apiKey: chatModel.apiKey } : {}) })
@@ -48,7 +49,7 @@ export class ChunkBuilder {
   private async file(item: ItemRow): Promise<Built> {
     const bytes = item.blob_id ? await this.blobs.get(item.blob_id) : null;
     if (!bytes) return { ok: false, code: "FILE_NOT_FOUND", message: "the uploaded file is missing from the blob store" };
-    const parsed = await parseFile(bytes, item.file_name ?? item.title, item.file_mime ?? undefined);
+    const parsed = await parseFile(bytes, item.file_name ?? item.title, item.file_mime ?? undefined, this.archive ? { archive: this.archive } : {});
     if (!parsed.ok) return { ok: false, code: parsed.code, message: parsed.message };
     return { ok: true, chunks: chunkDocument(parsed.document, this.options), inferred: null };
   }

@@ -8,6 +8,7 @@ import { sendData } from "../http/envelope.js";
 import type { ContextEditService, ItemAddress } from "./edit-service.js";
 import { decodeJsonObject, isPlainObject } from "./json-field.js";
 import { idList } from "./status-routes.js";
+import { keyProblem } from "../util/identifiers.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const CorpusType = Type.Union([Type.Literal("knowledge"), Type.Literal("memory")]);
@@ -48,6 +49,8 @@ export function registerEditRoutes(app: App, service: ContextEditService): void 
     const metadata = decodeJsonObject("metadata", req.body.metadata);
     const additional = req.body.additional_metadata ?? null;
     if (metadata === null && additional === null) throw invalidInput("send 'metadata' and/or 'additional_metadata' to merge");
+    const keys = keyProblem(metadata ?? {}) ?? keyProblem(additional ?? {});
+    if (keys) throw invalidInput(`metadata ${keys}`);
     const merged = await service.patchMetadata(at, req.params.id, { metadata: metadata ?? {}, additional: additional ?? {} });
     return sendData(req, reply, {
       success: true,

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { invalidInput, validationError } from "../errors/app-error.js";
 import { validateAppItem } from "../ingest/app-items/index.js";
-import { detectFormat } from "../ingest/parse/index.js";
+import { identifierProblem, keyProblem } from "../util/identifiers.js";
+import { checkArchiveDirectory, detectFormat, type ArchiveLimits } from "../ingest/parse/index.js";
 import type { Corpus, ItemOrigin } from "../store/schema.js";
 import { decodeJsonObject, decodePrincipals, decodeRelationIds, isPlainObject } from "./json-field.js";
 
@@ -46,11 +47,42 @@ const blankDraft = (sourceId: string, corpus: Corpus, origin: ItemOrigin): ItemD
   infer: false, customInstructions: null, userName: null, expirySeconds: null,
 });
 
+/** 100 years: beyond it an expiry is no expiry, and the instant would not fit the stores' integer column. */
+const MAX_EXPIRY_SECONDS = 100 * 365 * 24 * 3600;
+
 const optString = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
 const toMillis = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
 
+const shortId = (id: string): string => (id.length > 80 ? `${id.slice(0, 80)}...` : id);
+
+/** Why a draft's caller-chosen identifiers break the rules (util/identifiers.ts), or null. */
+function identifiersProblem(d: ItemDraft): string | null {
+  const id = identifierProblem(d.sourceId);
+  if (id) return `id ${id}`;
+  for (const rel of d.relationIds) {
+    const problem = identifierProblem(rel);
+    if (problem) return `relations.ids entry ${problem}`;
+  }
+  const meta = keyProblem(d.metadata) ?? keyProblem(d.additional);
+  return meta ? `metadata ${meta}` : null;
+}
+
+/**
+ * Enforces the identifier rules on drafts: a knowledge item breaking them fails on its own (400
+ * INVALID_INPUT in its result row), a memory fails the request, as other memory errors do.
+ */
+export function checkIdentifiers(drafts: readonly DraftResult[]): DraftResult[] {
+  return drafts.map((r) => {
+    if (!r.ok) return { ...r, id: shortId(r.id) };
+    const problem = identifiersProblem(r.draft);
+    if (problem === null) return r;
+    if (r.draft.corpus === "memory") throw invalidInput(`memory '${shortId(r.draft.sourceId)}': ${problem}`);
+    return { ok: false, id: shortId(r.draft.sourceId), code: "INVALID_INPUT", message: problem };
+  });
+}
+
 /** Files, each bound by order to its `document_metadata` entry; a count mismatch is 422. */
-export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unknown[] | null, acl: string[] | null): DraftResult[] {
+export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unknown[] | null, acl: string[] | null, archive?: ArchiveLimits): DraftResult[] {
   if (documentMetadata && documentMetadata.length !== files.length) {
     throw validationError(`document_metadata has ${documentMetadata.length} entries for ${files.length} files; they pair by order`);
   }
@@ -60,8 +92,14 @@ export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unk
       return { ok: false, id: file.name, code: "INVALID_INPUT", message: `document_metadata[${i}] must be an object` };
     }
     const id = optString(meta?.id) ?? randomUUID();
-    const detected = detectFormat(file.bytes, file.name, file.mime);
+    const bytes = file.bytes;
+    const detected = detectFormat(bytes, file.name, file.mime);
     if (!detected.ok) return { ok: false, id, code: "INVALID_FILE_FORMAT", message: detected.message };
+    // A zip bomb is refused here from its directory, before it is stored; the parser checks again, fully.
+    const archiveCheck = detected.format === "docx" && archive ? checkArchiveDirectory(bytes, archive) : null;
+    if (archiveCheck && !archiveCheck.ok && archiveCheck.code === "FILE_TOO_LARGE") {
+      return { ok: false, id, code: "FILE_TOO_LARGE", message: `${file.name}: ${archiveCheck.message}` };
+    }
     try {
       const draft = blankDraft(id, "knowledge", "file");
       draft.title = optString(meta?.title) ?? file.name;
@@ -148,8 +186,8 @@ export function memoryDrafts(items: readonly unknown[]): DraftResult[] {
     if (raw.text !== undefined && raw.text !== null && typeof raw.text !== "string") throw invalidInput(`memories[${i}].text must be a string`);
     const pairs = hasPairs ? pairsOf(i, raw.user_assistant_pairs) : null;
     const expiry = raw.expiry_time;
-    if (expiry !== undefined && expiry !== null && !(Number.isInteger(expiry) && (expiry as number) > 0)) {
-      throw invalidInput(`memories[${i}].expiry_time must be a positive integer number of seconds`);
+    if (expiry !== undefined && expiry !== null && !(Number.isInteger(expiry) && (expiry as number) > 0 && (expiry as number) <= MAX_EXPIRY_SECONDS)) {
+      throw invalidInput(`memories[${i}].expiry_time must be a positive integer number of seconds, at most ${MAX_EXPIRY_SECONDS}`);
     }
     for (const key of ["infer", "is_markdown"] as const) {
       if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "boolean") throw invalidInput(`memories[${i}].${key} must be a boolean`);

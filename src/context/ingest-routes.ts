@@ -1,59 +1,41 @@
-import type {} from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
-import { AppError, invalidInput } from "../errors/app-error.js";
+import { invalidInput } from "../errors/app-error.js";
 import type { App } from "../http/app-type.js";
 import { resolveScope } from "../http/aliases.js";
 import { requirePrincipal } from "../http/auth.js";
 import { sendData } from "../http/envelope.js";
 import { validateDatabaseName } from "../databases/service.js";
-import { appDrafts, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
+import { keyProblem, nameProblem } from "../util/identifiers.js";
+import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
 import type { IngestRequest, IngestService } from "./ingest-service.js";
+import { readMultipartBody, type UploadLimits } from "./multipart-upload.js";
+import type { ArchiveLimits } from "../ingest/parse/index.js";
 import { decodeBoolean, decodeJsonArray, decodeJsonObject, decodePrincipals, decodeString } from "./json-field.js";
 
 export interface RawIngest {
   fields: Record<string, unknown>;
   files: UploadedFile[];
+  /** Limits for zip-based files, checked per file before anything is stored. */
+  archive?: ArchiveLimits;
 }
 
-const FILE_PARTS = new Set(["files", "documents", "file", "document"]);
-
-/** Reads a multipart body: file parts into memory (bounded), other parts as text fields. */
-async function readMultipart(req: FastifyRequest, maxUploadBytes: number): Promise<RawIngest> {
-  try {
-    return await readParts(req, maxUploadBytes);
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    // busboy's parse errors (truncated body, bad boundary) are the client's
-    throw invalidInput(`malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
-
-async function readParts(req: FastifyRequest, maxUploadBytes: number): Promise<RawIngest> {
-  const fields: Record<string, unknown> = {};
-  const files: UploadedFile[] = [];
-  for await (const part of req.parts({ limits: { fileSize: maxUploadBytes, files: 1000, fields: 100, fieldSize: 64 * 1024 * 1024 } })) {
-    if (part.type === "file") {
-      if (!FILE_PARTS.has(part.fieldname)) throw invalidInput(`unexpected file part '${part.fieldname}'; send files as 'files'`);
-      const bytes = await part.toBuffer().catch((err: unknown) => {
-        const code = (err as { code?: string }).code;
-        if (code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("FILE_TOO_LARGE", `'${part.filename}' is larger than ${maxUploadBytes} bytes`);
-        throw err;
-      });
-      files.push({ name: part.filename || "upload", mime: part.mimetype || undefined, bytes: new Uint8Array(bytes) });
-    } else {
-      fields[part.fieldname] = part.value;
+/**
+ * Reads the ingest body (multipart, files spooled to disk within the request's budget, or a
+ * JSON object) and serves it with `handle`; spooled files are removed once it is done.
+ */
+export async function withIngestBody<T>(req: FastifyRequest, limits: UploadLimits, handle: (raw: RawIngest) => Promise<T>): Promise<T> {
+  if (!req.isMultipart()) {
+    if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
+      throw invalidInput("the body must be multipart/form-data or a JSON object");
     }
+    return handle({ fields: req.body as Record<string, unknown>, files: [] });
   }
-  return { fields, files };
-}
-
-/** Reads the ingest body: multipart (files and text fields) or a JSON object. */
-export async function readIngestBody(req: FastifyRequest, maxUploadBytes: number): Promise<RawIngest> {
-  if (req.isMultipart()) return readMultipart(req, maxUploadBytes);
-  if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
-    throw invalidInput("the body must be multipart/form-data or a JSON object");
+  const body = await readMultipartBody(req, limits);
+  try {
+    return await handle({ fields: body.fields, files: body.files, archive: limits.archive });
+  } finally {
+    await body.dispose();
   }
-  return { fields: req.body as Record<string, unknown>, files: [] };
 }
 
 /**
@@ -66,6 +48,8 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
   if (database === undefined) throw invalidInput("'database' is required");
   validateDatabaseName(database);
   if (collection !== undefined && typeof collection !== "string") throw invalidInput("'collection' must be a string");
+  const collectionProblem = collection === undefined ? null : nameProblem(collection);
+  if (collectionProblem) throw invalidInput(`'collection' ${collectionProblem}`);
   const type = forcedType ?? decodeString("type", f.type) ?? (f.memories !== undefined ? "memory" : "knowledge");
   if (type !== "knowledge" && type !== "memory") throw invalidInput("'type' must be 'knowledge' or 'memory'");
   const upsert = decodeBoolean("upsert", f.upsert, true);
@@ -85,15 +69,17 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
     if (raw.files.length === 0 && (!appKnowledge || appKnowledge.length === 0)) {
       throw invalidInput("nothing to ingest: send 'files' and/or 'app_knowledge'");
     }
-    drafts = [...fileDrafts(raw.files, documentMetadata, acl), ...appDrafts(appKnowledge ?? [], acl)];
+    drafts = [...fileDrafts(raw.files, documentMetadata, acl, raw.archive), ...appDrafts(appKnowledge ?? [], acl)];
   }
-  return { orgId, database, collection, corpus: type, upsert, drafts, metadata, additionalMetadata };
+  const keys = keyProblem(metadata) ?? keyProblem(additionalMetadata);
+  if (keys) throw invalidInput(`metadata ${keys}`);
+  return { orgId, database, collection, corpus: type, upsert, drafts: checkIdentifiers(drafts), metadata, additionalMetadata };
 }
 
-export function registerIngestRoutes(app: App, service: IngestService, maxUploadBytes: number): void {
+export function registerIngestRoutes(app: App, service: IngestService, limits: UploadLimits): void {
   app.post("/context/ingest", { schema: { tags: ["Context"], consumes: ["multipart/form-data", "application/json"] } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
-    const raw = await readIngestBody(req, maxUploadBytes);
-    return sendData(req, reply, await service.ingest(ingestRequestOf(req, raw, orgId)), 202);
+    const result = await withIngestBody(req, limits, async (raw) => service.ingest(ingestRequestOf(req, raw, orgId)));
+    return sendData(req, reply, result, 202);
   });
 }

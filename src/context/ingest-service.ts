@@ -1,3 +1,4 @@
+import { nameProblem } from "../util/identifiers.js";
 import { randomUUID } from "node:crypto";
 import type { SchemaField } from "../databases/metadata-schema.js";
 import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
@@ -39,7 +40,7 @@ export interface IngestOutcome {
   failed_count: number;
 }
 
-const COLLECTION = /^[^\s/\\?#%]{1,128}$/;
+const COLLECTION = { test: (name: string): boolean => nameProblem(name) === null };
 
 type Aligned = { metadata: Record<string, unknown>; additional: Record<string, unknown> };
 const scopeKey = (s: ItemScope): string => `${s.corpus}|${s.collection}`;

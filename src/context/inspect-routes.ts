@@ -26,7 +26,8 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export function registerInspectRoutes(app: App, service: InspectService): void {
+/** `publicUrl`: the base of presigned URLs (http/public-url.ts), never the request's Host header. */
+export function registerInspectRoutes(app: App, service: InspectService, publicUrl: () => string): void {
   app.get("/context/inspect", { schema: { tags: ["Context"], querystring: InspectQuery } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     const { database, collection } = resolveScope(req, req.query);
@@ -41,7 +42,7 @@ export function registerInspectRoutes(app: App, service: InspectService): void {
       id,
       mode: req.query.mode ?? "auto",
       expirySeconds: req.query.expiry_seconds ?? 3600,
-      baseUrl: `${req.protocol}://${req.host}`,
+      baseUrl: publicUrl(),
     });
     return sendData(req, reply, data);
   });

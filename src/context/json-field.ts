@@ -1,4 +1,5 @@
 import { invalidInput, validationError } from "../errors/app-error.js";
+import { parseJsonBounded, tooDeepMessage } from "../util/json-depth.js";
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -8,6 +9,13 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * decoded value in JSON bodies. Unparseable text is 400; valid JSON of the wrong kind is 422.
  * `rejectNativeObject`: an object sent where a JSON string is required (app_knowledge) is 422.
  */
+/** A JSON-encoded field (multipart text): depth-checked before parsing, 400 when unreadable. */
+export function parseJsonField(name: string, text: string): unknown {
+  const result = parseJsonBounded(text);
+  if (result.ok) return result.value;
+  throw invalidInput(result.reason === "too_deep" ? tooDeepMessage(`'${name}'`) : `'${name}' is not valid JSON`);
+}
+
 export function decodeJsonArray(name: string, value: unknown, rejectNativeObject = false): unknown[] | null {
   if (value === undefined || value === null || value === "") return null;
   if (Array.isArray(value)) return value as unknown[];
@@ -16,12 +24,7 @@ export function decodeJsonArray(name: string, value: unknown, rejectNativeObject
     throw validationError(`'${name}' must be an array`);
   }
   if (typeof value !== "string") throw invalidInput(`'${name}' must be a JSON-encoded array`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw invalidInput(`'${name}' is not valid JSON`);
-  }
+  const parsed = parseJsonField(name, value);
   if (!Array.isArray(parsed)) throw validationError(`'${name}' must be a JSON array`);
   return parsed as unknown[];
 }
@@ -30,12 +33,7 @@ export function decodeJsonObject(name: string, value: unknown): Record<string, u
   if (value === undefined || value === null || value === "") return null;
   if (isPlainObject(value)) return value;
   if (typeof value !== "string") throw invalidInput(`'${name}' must be a JSON object`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw invalidInput(`'${name}' is not valid JSON`);
-  }
+  const parsed = parseJsonField(name, value);
   if (!isPlainObject(parsed)) throw invalidInput(`'${name}' must be a JSON object`);
   return parsed;
 }

@@ -18,7 +18,7 @@ export const ListBody = Type.Object({
   sub_tenant_id: Type.Optional(NullableString),
   type: Type.Optional(Type.Union([Type.Literal("knowledge"), Type.Literal("memory"), Type.Literal("all")])),
   ids: Type.Optional(Type.Union([Type.Array(Type.String(), { maxItems: 1000 }), Type.Null()])),
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   filters: Type.Optional(
     Type.Union([

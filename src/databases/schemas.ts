@@ -14,7 +14,7 @@ export const CreateDatabaseBody = Type.Object({
   database_metadata_schema: Type.Optional(Type.Unknown()),
   tenant_metadata_schema: Type.Optional(Type.Unknown()),
   is_embeddings_tenant: Type.Optional(Type.Boolean()),
-  embeddings_dimension: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  embeddings_dimension: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 65_536 }), Type.Null()])),
 });
 
 export const DeleteDatabaseBody = Type.Union([

@@ -4,6 +4,7 @@ import type { Executor, Store } from "../store/db.js";
 import { isUniqueViolation } from "../store/errors.js";
 import type { DatabaseKind } from "../store/schema.js";
 import { newId } from "../util/ids.js";
+import { identifierProblem, NAME_MAX_LENGTH, nameProblem } from "../util/identifiers.js";
 import { mergeSchemaFields, parseMetadataSchema, type SchemaField } from "./metadata-schema.js";
 import { DatabaseStore, type DatabaseRow } from "./store.js";
 
@@ -34,12 +35,11 @@ export interface NamingOptions {
   legacy?: boolean;
 }
 
-const DATABASE_NAME = /^[^\s/\\?#%]{1,128}$/;
-
+/** Database names follow the shared name rules (util/identifiers.ts). */
 export function validateDatabaseName(name: unknown, field = "database"): string {
-  if (typeof name !== "string" || !DATABASE_NAME.test(name)) {
-    throw invalidInput(`'${field}' must be 1-128 characters without whitespace, '/', '\\', '?', '#' or '%'`);
-  }
+  if (typeof name !== "string") throw invalidInput(`'${field}' must be a string`);
+  const problem = nameProblem(name);
+  if (problem) throw invalidInput(`'${field}' ${problem}`);
   return name;
 }
 
@@ -93,6 +93,10 @@ export class DatabaseService {
   }
 
   async create(orgId: string, name: string, rawSchema: unknown, kind: DatabaseKind = "context", opts: NamingOptions = {}): Promise<DatabaseRow> {
+    // Every way in (/databases, /tenants, /byog) meets the identifier rules; the spec leaves graph
+    // database names free of the URL-character restriction.
+    const problem = kind === "graph" ? identifierProblem(name, NAME_MAX_LENGTH) : nameProblem(name);
+    if (problem) throw invalidInput(`'database' ${problem}`);
     const schema = parseMetadataSchema(rawSchema);
     const at = this.now();
     const row: DatabaseRow = {

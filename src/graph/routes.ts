@@ -36,7 +36,7 @@ const RelationsQuery = Type.Object({
   source_id: Type.Optional(Type.String({ minLength: 1 })),
   type: Type.Optional(Type.Union([Type.Literal("knowledge"), Type.Literal("memory")])),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RELATIONS_LIMIT })),
-  cursor: Type.Optional(Type.Integer({ minimum: 0 })),
+  cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
 });
 
 /** database / collection (with their aliases), corpus and `acl` (repeated or comma-separated). */

@@ -7,6 +7,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { Ajv } from "ajv";
 import { AppError } from "../errors/app-error.js";
+import { jsonDepthExceeds, tooDeepMessage } from "../util/json-depth.js";
 import type { OrgService } from "../orgs/service.js";
 import { API_VERSION } from "./envelope.js";
 import { errorHandler, notFound } from "./error-handler.js";
@@ -62,6 +63,19 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     if (route.url.startsWith("/docs")) route.config = { ...(route.config ?? {}), auth: false, shape: "plain" };
   });
   await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { docExpansion: "list" } });
+
+  // JSON bodies are checked for nesting depth before parsing, for every route (v2, v1, /byog):
+  // deeper input would overflow the stack in whatever recurses over it later.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (jsonDepthExceeds(text)) {
+      done(new AppError("INVALID_INPUT", tooDeepMessage("The JSON body")), undefined);
+      return;
+    }
+    void parseJson(req, text, done);
+  });
 
   // Multipart bodies are read by the routes that take them (parts are streamed and bounded there).
   await app.register(multipart, { throwFileSizeLimit: true });

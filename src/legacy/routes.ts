@@ -2,8 +2,9 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { decodePrincipals, isPlainObject } from "../context/json-field.js";
 import type { ContextEditService } from "../context/edit-service.js";
-import { ingestRequestOf, readIngestBody } from "../context/ingest-routes.js";
+import { ingestRequestOf, withIngestBody } from "../context/ingest-routes.js";
 import type { IngestService } from "../context/ingest-service.js";
+import type { UploadLimits } from "../context/multipart-upload.js";
 import { idList, lookupStatuses } from "../context/status-routes.js";
 import type { DatabaseService } from "../databases/service.js";
 import { invalidInput } from "../errors/app-error.js";
@@ -73,15 +74,15 @@ export interface LegacyDeps {
   ingest: IngestService;
   query: QueryService;
   edit: ContextEditService;
-  maxUploadBytes: number;
+  uploads: UploadLimits;
 }
 
 /** The v1 endpoints, mapped onto the same services as the v2 routes. */
 export function registerLegacyV1Routes(app: App, d: LegacyDeps): void {
   app.post("/ingestion/upload_knowledge", { config, schema: { tags, consumes: ["multipart/form-data", "application/json"] } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
-    const raw = await readIngestBody(req, d.maxUploadBytes);
-    return reply.code(202).send(await d.ingest.ingest(ingestRequestOf(req, raw, orgId, "knowledge")));
+    const result = await withIngestBody(req, d.uploads, async (raw) => d.ingest.ingest(ingestRequestOf(req, raw, orgId, "knowledge")));
+    return reply.code(202).send(result);
   });
 
   app.post("/memories/add_memory", { config, schema: { tags } }, async (req, reply) => {

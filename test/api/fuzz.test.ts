@@ -31,6 +31,24 @@ function randomValue(rand: () => number, depth = 0): unknown {
   }
 }
 
+/** Values that broke routes before (issue 12): deep nesting, numbers past every bound, wrong types. */
+const deep = (depth: number, open: string, close: string, leaf = ""): string => open.repeat(depth) + leaf + close.repeat(depth);
+const HOSTILE_VALUES = [
+  deep(10_000, "[", "]"),
+  deep(10_000, '{"a":', "}", "1"),
+  "1e308",
+  "-1e308",
+  "9007199254740993",
+  "1.5",
+  "true",
+  '"x"',
+  "[]",
+  "{}",
+  '"\\u0000\\u202e"',
+];
+const HOSTILE_FIELDS = ["database", "tenant_id", "collection", "sub_tenant_id", "page", "page_size", "ids", "memories", "app_knowledge",
+  "metadata", "additional_metadata", "params", "query", "depth", "max_sources", "file_ids", "source_ids", "expiry_time", "cursor"];
+
 const MALFORMED = ['{"database":', "[1,2", "null", "\u0000\u0001", '{"a":1}}', "true", '"str"', "{".repeat(200), ""];
 
 describe("random and malformed input never produces a 5xx", () => {
@@ -66,6 +84,26 @@ describe("random and malformed input never produces a 5xx", () => {
         const res = await t.request(method, path, { rawBody: raw, headers: { "Content-Type": "application/json" } });
         requests++;
         assert.ok(res.status >= 400 && res.status < 500, `${method} ${path} raw ${JSON.stringify(raw)} -> ${res.status} ${res.text}`);
+      }
+      for (const value of HOSTILE_VALUES) {
+        for (const name of HOSTILE_FIELDS) {
+          if (method === "GET") {
+            // query strings carry text: the non-nested values are the interesting ones there
+            if (value.length > 100) continue;
+            const res = await t.request(method, path, { query: { database: "main_db", [name]: value } });
+            requests++;
+            assert.ok(res.status < 500, `${method} ${path} ?${name}=${value} -> ${res.status} ${res.text}`);
+            continue;
+          }
+          const rawBody = `{"database":"main_db","tenant_id":"main_db","${name}":${value}}`;
+          const res = await t.request(method, path, { rawBody, headers: { "Content-Type": "application/json" } });
+          requests++;
+          assert.ok(res.status < 500, `${method} ${path} ${name}=${value.slice(0, 40)} -> ${res.status} ${res.text}`);
+        }
+        if (method === "GET") continue;
+        const res = await t.request(method, path, { rawBody: value, headers: { "Content-Type": "application/json" } });
+        requests++;
+        assert.ok(res.status >= 400 && res.status < 500, `${method} ${path} raw ${value.slice(0, 40)} -> ${res.status} ${res.text}`);
       }
       for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
         if (method === "GET") continue;

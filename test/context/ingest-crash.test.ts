@@ -14,7 +14,7 @@ after(async () => db?.drop());
 test("SIGKILL during a 500-item ingestion: after restart all 500 complete, none twice, none lost", { timeout: 600_000 }, async (t0) => {
   db = await createTestDb();
   const port = await freePort();
-  const key = "crash-test-key-0123456789abcdef";
+  const key = "crash-test-key-0123456789abcdefghij";
   const base = `http://127.0.0.1:${port}`;
   const proc = spawnTsx(t0, "src/main.ts", {
     ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", BOOTSTRAP_API_KEY: key, LOG_LEVEL: "error", JOB_LEASE_MS: "2000",

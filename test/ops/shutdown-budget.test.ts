@@ -17,7 +17,7 @@ const EXIT_MARGIN_MS = 700;
 test("SIGTERM with a request that never finishes: the whole shutdown fits SHUTDOWN_TIMEOUT_MS, the rest is abandoned and logged", { timeout: 120_000 }, async (t) => {
   db = await createTestDb();
   const port = await freePort();
-  const key = "shutdown-budget-key-0123456789";
+  const key = "shutdown-budget-key-0123456789abcdefgh";
   const proc = spawnTsx(t, "src/main.ts", {
     ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", BOOTSTRAP_API_KEY: key,
     LOG_LEVEL: "warn", SHUTDOWN_TIMEOUT_MS: String(BUDGET_MS),

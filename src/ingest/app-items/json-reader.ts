@@ -1,6 +1,8 @@
 // Small readers over untrusted JSON. They throw AppItemInputError, which validateAppItem turns into
 // a failure value; the throw only shortens the code path and never leaves the module.
 
+import { parseJsonBounded, tooDeepMessage } from "../../util/json-depth.js";
+
 export class AppItemInputError extends Error {
   constructor(path: string, problem: string) {
     super(`${path} ${problem}`);
@@ -33,11 +35,11 @@ export function optionalObject(obj: JsonObject, key: string, path: string): Json
   let value = obj[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") {
-    try {
-      value = JSON.parse(value) as unknown;
-    } catch {
-      throw new AppItemInputError(`${path}.${key}`, "must be an object or a JSON string holding one");
+    const parsed = parseJsonBounded(value);
+    if (!parsed.ok) {
+      throw new AppItemInputError(`${path}.${key}`, parsed.reason === "too_deep" ? tooDeepMessage("the JSON string") : "must be an object or a JSON string holding one");
     }
+    value = parsed.value;
   }
   if (!isObject(value)) throw new AppItemInputError(`${path}.${key}`, "must be an object");
   return value;

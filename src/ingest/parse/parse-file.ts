@@ -1,3 +1,4 @@
+import { checkArchive, type ArchiveLimits } from "./archive-limits.js";
 import { decodeText } from "./decode-text.js";
 import { detectFormat } from "./detect-format.js";
 import type { FileFormat } from "./detect-format.js";
@@ -15,7 +16,11 @@ export interface ParseOptions {
   timeoutMs?: number;
   /** Files above this size fail with FILE_TOO_LARGE; default 100 MiB. */
   maxBytes?: number;
+  /** Zip-based formats (DOCX): inflated size and ratio limits, checked before the archive is opened. */
+  archive?: ArchiveLimits;
 }
+
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = { maxUncompressedBytes: 128 * 1024 * 1024, maxCompressionRatio: 100 };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
@@ -53,6 +58,10 @@ export async function parseFile(bytes: Uint8Array, fileName: string, mime?: stri
   const detection = detectFormat(bytes, fileName, mime);
   if (!detection.ok) {
     return parseFailure(detection.reason === "mismatch" ? "PROCESSING_FAILED" : "INVALID_FILE_FORMAT", detection.message);
+  }
+  if (detection.format === "docx") {
+    const archive = checkArchive(bytes, options.archive ?? DEFAULT_ARCHIVE_LIMITS);
+    if (!archive.ok) return parseFailure(archive.code, `${fileName}: ${archive.message}`);
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let document: ParsedDocument;

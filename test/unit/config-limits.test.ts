@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { ConfigError, loadConfig } from "../../src/config.js";
+
+const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: "/tmp/cs-config-test", ...env });
+
+describe("configuration: input and resource limits", () => {
+  test("BOOTSTRAP_API_KEY: every key needs 32 characters, and the message says which one", () => {
+    const long = "k".repeat(32);
+    assert.deepEqual(load({ BOOTSTRAP_API_KEY: `${long}, ${long}x` }).bootstrapApiKeys, [long, `${long}x`]);
+    assert.throws(() => load({ BOOTSTRAP_API_KEY: `${long},short-key` }), (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /key 2 of 2 has 9 characters; each key needs at least 32/);
+      return true;
+    });
+    assert.deepEqual(load({}).bootstrapApiKeys, []);
+  });
+
+  test("PUBLIC_URL must be an http(s) URL without credentials, query or fragment; trailing slashes are dropped", () => {
+    assert.equal(load({}).publicUrl, null);
+    assert.equal(load({ PUBLIC_URL: "https://ctx.example.com/" }).publicUrl, "https://ctx.example.com");
+    assert.equal(load({ PUBLIC_URL: "http://10.0.0.5:8080/api//" }).publicUrl, "http://10.0.0.5:8080/api");
+    for (const bad of ["ctx.example.com", "ftp://ctx.example.com", "https://u:p@ctx.example.com", "https://ctx.example.com/?a=1", "https://x/#f"]) {
+      assert.throws(() => load({ PUBLIC_URL: bad }), ConfigError, bad);
+    }
+  });
+
+  test("upload and archive limits have defaults and are validated", () => {
+    const c = load({});
+    assert.equal(c.maxRequestUploadBytes, 200 * 1024 * 1024);
+    assert.equal(c.maxUploadFiles, 100);
+    assert.equal(c.maxArchiveUncompressedBytes, 128 * 1024 * 1024);
+    assert.equal(c.maxArchiveCompressionRatio, 100);
+    assert.equal(load({ MAX_UPLOAD_FILES: "3" }).maxUploadFiles, 3);
+    assert.throws(() => load({ MAX_UPLOAD_FILES: "0" }), ConfigError);
+    assert.throws(() => load({ MAX_REQUEST_UPLOAD_BYTES: "lots" }), ConfigError);
+    assert.throws(() => load({ MAX_ARCHIVE_COMPRESSION_RATIO: "1" }), ConfigError);
+  });
+});
