@@ -36,6 +36,8 @@ export interface ItemDraft {
   customInstructions: string | null;
   userName: string | null;
   expirySeconds: number | null;
+  /** Set on items a connector writes (POST /query shows them only with query_apps). */
+  connectorId: string | null;
 }
 
 export type DraftResult = { ok: true; draft: ItemDraft } | { ok: false; id: string; code: string; message: string };
@@ -43,7 +45,7 @@ export type DraftResult = { ok: true; draft: ItemDraft } | { ok: false; id: stri
 const blankDraft = (sourceId: string, corpus: Corpus, origin: ItemOrigin): ItemDraft => ({
   sourceId, corpus, collection: null, origin, title: sourceId, type: origin, description: null, note: null, url: null,
   timestamp: null, metadata: {}, additional: {}, relationIds: [], acl: null, app: null, content: null, file: null,
-  infer: false, customInstructions: null, userName: null, expirySeconds: null,
+  infer: false, customInstructions: null, userName: null, expirySeconds: null, connectorId: null,
 });
 
 const optString = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
