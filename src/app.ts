@@ -57,6 +57,8 @@ import { QueryLog } from "./feedback/query-log.js";
 import { registerFeedbackRoutes } from "./feedback/routes.js";
 import { FeedbackService } from "./feedback/service.js";
 import { createWebhooks, type WebhookOutbox } from "./webhooks/index.js";
+import { createConnectors, type Connectors } from "./connectors/index.js";
+import { registerConnectorRoutes } from "./connectors/routes.js";
 import { registerWebhookRoutes } from "./webhooks/routes.js";
 
 export interface Application {
@@ -82,6 +84,8 @@ export interface Application {
   readonly queryLog: QueryLog;
   /** The search indexes loading in the background at start (WARM_UP_INDEXES); resolves to the scopes loaded. */
   readonly indexesWarm: Promise<TermScope[]>;
+  /** Connector records, sync control (scheduler pass) and the sync engine. */
+  readonly connectors: Connectors;
   /**
    * Stops accepting, finishes in-flight requests, releases claimed jobs, writes the query log and
    * vector indexes, closes the embedder and the store: all of it within SHUTDOWN_TIMEOUT_MS;
@@ -156,6 +160,10 @@ export async function createApplication(config: Config): Promise<Application> {
   const graphArea = new GraphAreaService(store, databases, { maxRows: config.graphMaxRows, timeoutMs: config.graphQueryTimeoutMs });
   stats.register((row) => graphArea.counts(row));
 
+  const edit = new ContextEditService(store, databases, blobs, vectors);
+  edit.addDeleteStage(graphBuilder.remove);
+  const connectors = createConnectors(config, { store, databases, ingest, edit, queue, wake: () => worker?.wake() });
+
   const handlers: JobHandlers = {
     "database.provision": async ({ databaseId }) => databases.provision(databaseId),
     "database.delete": async ({ databaseId }) => databases.purge(databaseId),
@@ -168,6 +176,10 @@ export async function createApplication(config: Config): Promise<Application> {
       await maintenance.purgeExpired();
     },
     "webhook.deliver": async ({ deliveryId, attempt }, { signal }) => webhooks.runner.run(deliveryId, attempt, signal),
+    "connector.sync": async ({ connectorId, runId }, { job, signal }) => connectors.engine.run(connectorId, runId, signal, job.attempts),
+    "connector.schedule": async () => {
+      await connectors.control.scheduleDue();
+    },
     "jobs.prune": async () => {
       await queue.prune(COMPLETED_JOB_RETENTION_MS);
       await webhooks.service.prune(FINISHED_DELIVERY_RETENTION_MS);
@@ -195,8 +207,6 @@ export async function createApplication(config: Config): Promise<Application> {
   registerListRoutes(server, new ListService(store, databases));
   const inspect = new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store));
   registerInspectRoutes(server, inspect, publicUrlOf(server, config.publicUrl, config.host, config.port));
-  const edit = new ContextEditService(store, databases, blobs, vectors);
-  edit.addDeleteStage(graphBuilder.remove);
   registerEditRoutes(server, edit);
   const subgraphs = new SubgraphService(store, databases);
   registerGraphRoutes(server, subgraphs, new RelationsService(store, databases));
@@ -209,6 +219,7 @@ export async function createApplication(config: Config): Promise<Application> {
   registerFeedbackRoutes(server, feedback);
   registerWebhookRoutes(server, webhooks.service);
   registerGraphAreaRoutes(server, graphArea);
+  registerConnectorRoutes(server, connectors.service, connectors.control);
 
   worker = new WorkerPool(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,
@@ -247,6 +258,7 @@ export async function createApplication(config: Config): Promise<Application> {
     outbox: webhooks.outbox,
     queryLog,
     indexesWarm,
+    connectors,
     close() {
       const budget = config.shutdownTimeoutMs;
       closing ??= shutdownWithin(

@@ -65,6 +65,19 @@ export interface Config {
   readonly graphQueryTimeoutMs: number;
   /** Graph area: rows returned at most per query; further rows are dropped. */
   readonly graphMaxRows: number;
+  /** Key material for encrypting connector credentials at rest; null stores them unencrypted. */
+  readonly connectorSecretKey: string | null;
+  /** Base URLs of the providers' APIs (GitHub Enterprise, proxies, local fakes). */
+  readonly connectorApiUrls: ConnectorApiUrls;
+}
+
+export interface ConnectorApiUrls {
+  readonly slack: string;
+  readonly github: string;
+  readonly linear: string;
+  readonly notion: string;
+  readonly gmail: string;
+  readonly googleToken: string;
 }
 
 export type EmbeddingConfig =
@@ -196,6 +209,30 @@ function fileUrlSecret(env: Env): string | null {
   return raw;
 }
 
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got '${raw}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name} must be an http(s) URL, got '${raw}'`);
+  return raw.replace(/\/+$/, "");
+}
+
+function connectorApiUrls(env: Env): ConnectorApiUrls {
+  return Object.freeze({
+    slack: httpUrl(env, "CONNECTOR_SLACK_API_URL", "https://slack.com/api"),
+    github: httpUrl(env, "CONNECTOR_GITHUB_API_URL", "https://api.github.com"),
+    linear: httpUrl(env, "CONNECTOR_LINEAR_API_URL", "https://api.linear.app/graphql"),
+    notion: httpUrl(env, "CONNECTOR_NOTION_API_URL", "https://api.notion.com"),
+    gmail: httpUrl(env, "CONNECTOR_GMAIL_API_URL", "https://gmail.googleapis.com"),
+    googleToken: httpUrl(env, "CONNECTOR_GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token"),
+  });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     port: int(env, "PORT", 8080, 0, 65535),
@@ -234,6 +271,8 @@ export function loadConfig(env: Env = process.env): Config {
     fileUrlSecret: fileUrlSecret(env),
     graphQueryTimeoutMs: int(env, "GRAPH_QUERY_TIMEOUT_MS", 30_000, 1, 3_600_000),
     graphMaxRows: int(env, "GRAPH_MAX_ROWS", 10_000, 1, 10_000_000),
+    connectorSecretKey: env.CONNECTOR_SECRET_KEY?.trim() || null,
+    connectorApiUrls: connectorApiUrls(env),
   });
 }
 
@@ -247,6 +286,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     chatModel: config.chatModel ? { ...config.chatModel, apiKey: config.chatModel.apiKey ? "***" : null } : null,
     fileUrlSecret: config.fileUrlSecret ? "***" : null,
     webhookSecretKey: config.webhookSecretKey ? "***" : null,
+    connectorSecretKey: config.connectorSecretKey ? "***" : null,
     backend: config.databaseUrl ? "postgres" : "sqlite",
   };
 }

@@ -37,6 +37,8 @@ export interface ItemDraft {
   customInstructions: string | null;
   userName: string | null;
   expirySeconds: number | null;
+  /** Set on items a connector writes (POST /query shows them only with query_apps). */
+  connectorId: string | null;
 }
 
 export type DraftResult = { ok: true; draft: ItemDraft } | { ok: false; id: string; code: string; message: string };
@@ -44,7 +46,7 @@ export type DraftResult = { ok: true; draft: ItemDraft } | { ok: false; id: stri
 const blankDraft = (sourceId: string, corpus: Corpus, origin: ItemOrigin): ItemDraft => ({
   sourceId, corpus, collection: null, origin, title: sourceId, type: origin, description: null, note: null, url: null,
   timestamp: null, metadata: {}, additional: {}, relationIds: [], acl: null, app: null, content: null, file: null,
-  infer: false, customInstructions: null, userName: null, expirySeconds: null,
+  infer: false, customInstructions: null, userName: null, expirySeconds: null, connectorId: null,
 });
 
 /** 100 years: beyond it an expiry is no expiry, and the instant would not fit the stores' integer column. */

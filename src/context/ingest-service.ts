@@ -5,7 +5,7 @@ import { defaultCollectionOf, type DatabaseService } from "../databases/service.
 import { DatabaseStore } from "../databases/store.js";
 import { validationError } from "../errors/app-error.js";
 import type { JobQueue } from "../jobs/queue.js";
-import type { Store } from "../store/db.js";
+import type { Executor, Store } from "../store/db.js";
 import type { Corpus } from "../store/schema.js";
 import type { BlobStore } from "./blob-store.js";
 import type { DraftResult, ItemDraft } from "./ingest-input.js";
@@ -22,6 +22,11 @@ export interface IngestRequest {
   drafts: DraftResult[];
   metadata: Record<string, unknown>;
   additionalMetadata: Record<string, unknown>;
+  /**
+   * Runs inside the transaction that stores the items (after them), so a caller's own rows
+   * (a connector's checkpoint and object ledger) commit exactly when the items do.
+   */
+  afterWrite?: (tx: Executor) => Promise<void>;
 }
 
 export interface IngestResultRow {
@@ -138,6 +143,7 @@ export class IngestService {
         queued.map((row) => ({ payload: { itemId: row.id, generation: row.generation }, dedupeKey: ingestJobKey(row.id, row.generation) })),
         { executor: tx },
       );
+      if (req.afterWrite) await req.afterWrite(tx);
     });
     for (const r of replacedKeys) await this.vectors.indexRemoved(r.scope, r.keys);
     this.onEnqueue();
@@ -199,6 +205,7 @@ export class IngestService {
       chunk_count: 0,
       created_at: existing?.created_at ?? at,
       updated_at: at,
+      connector_id: d.connectorId,
     };
   }
 }

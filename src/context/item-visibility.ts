@@ -30,6 +30,8 @@ export interface Visibility {
   /** Expanded principals (see acl.ts), or null for no ACL scoping. */
   principals: readonly string[] | null;
   now: number;
+  /** Leave out items written by connectors (POST /query without query_apps). */
+  excludeConnectorItems?: boolean;
 }
 
 const SOURCE_COLUMNS = { type: "type", title: "title", description: "description", url: "url", timestamp: "item_timestamp" } as const;
@@ -52,6 +54,7 @@ export function visibleItem(backend: Backend, alias: string, v: Visibility): Raw
     const value = v.sourceFields[field as keyof SourceFieldFilter];
     if (value !== undefined) parts.push(sql`${col(column)} = ${value}`);
   }
+  if (v.excludeConnectorItems === true) parts.push(sql`${col("connector_id")} IS NULL`);
   if (v.principals !== null) parts.push(sql`(${col("acl")} IS NULL OR ${jsonArrayHasAny(backend, `${alias}.acl`, v.principals)})`);
   return sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
 }

@@ -22,15 +22,27 @@ export const ERROR_STATUS = {
   MEMORY_NOT_FOUND: 404,
   DELIVERY_NOT_FOUND: 404,
   CONNECTOR_NOT_FOUND: 404,
+  /** A connector's resource id that is not configured on it. */
+  CONNECTOR_RESOURCE_NOT_FOUND: 404,
+  /** GET /connectors/providers?id= of a provider this service does not have. */
+  PROVIDER_NOT_FOUND: 404,
   DATABASE_ALREADY_EXISTS: 409,
   TENANT_ALREADY_EXISTS: 409,
+  /** Another connector of this provider already syncs this provider_account_scope. */
+  CONNECTOR_ALREADY_EXISTS: 409,
+  /** The connector's state forbids the call: a sync queued or running, paused, not paused. */
+  CONNECTOR_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   VALIDATION_ERROR: 422,
   INVALID_MEMORY_FORMAT: 422,
   INVALID_EMBEDDING_FORMAT: 422,
+  /** The provider refused the credentials (revoked, wrong, missing scope); nothing was stored. */
+  CREDENTIALS_REJECTED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   PROCESSING_FAILED: 500,
+  /** The provider failed or could not be reached while serving the request (discover, verify). */
+  PROVIDER_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 

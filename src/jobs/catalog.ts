@@ -77,6 +77,26 @@ export const JOB_CATALOG = {
     maxBackoffMs: 10 * 60_000,
     timeoutMs: 2 * 60_000,
   }),
+  /**
+   * One connector sync run (or its continuation after a rate limit). Failures are handled by the
+   * run itself (last_error, backoff, needs_reauth); these retries cover the store being down.
+   */
+  "connector.sync": spec({
+    payload: Type.Object({ connectorId: Type.String(), runId: Type.String() }),
+    maxAttempts: 5,
+    backoffMs: 5_000,
+    maxBackoffMs: 5 * 60_000,
+    timeoutMs: 30 * 60_000,
+  }),
+  /** Starts the syncs of due connectors; any process may run it (runs are claimed on the row). */
+  "connector.schedule": spec({
+    payload: Type.Object({}),
+    maxAttempts: 3,
+    backoffMs: 5_000,
+    maxBackoffMs: 60_000,
+    timeoutMs: 5 * 60_000,
+    everyMs: 60_000,
+  }),
   "jobs.prune": spec({
     payload: Type.Object({}),
     maxAttempts: 3,

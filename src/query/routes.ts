@@ -45,6 +45,7 @@ export function registerQueryRoutes(app: App, service: QueryService): void {
       graphContext: body.graph_context ?? true,
       // effective only in thinking mode; ignored (no error) in fast
       forceful: body.query_forceful_relations ?? true,
+      queryApps: body.query_apps ?? false,
       filters: (schema) => splitMetadataFilters(req, rawFilters, schema),
       maxResults: body.max_results ?? DEFAULT_MAX_RESULTS,
       alpha: body.alpha ?? "auto",

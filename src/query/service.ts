@@ -28,6 +28,8 @@ export interface QueryInput {
   mode: "fast" | "thinking";
   graphContext: boolean;
   forceful: boolean;
+  /** Include items synced by connectors (query_apps); false leaves them out. */
+  queryApps: boolean;
   filters: (schema: readonly SchemaField[]) => SplitFilters;
   maxResults: number;
   alpha: number | "auto";
@@ -112,6 +114,7 @@ export class QueryService {
         sourceFields: {},
         principals,
         now: this.now(),
+        excludeConnectorItems: !input.queryApps,
       });
 
     const perCorpus = await Promise.all(

@@ -6,7 +6,7 @@ const SEALED = "v1";
 const PLAIN = "plain";
 
 /**
- * Stores webhook signing secrets so that the service can still sign with them (a hash
+ * Stores secrets (webhook signing secrets, connector credentials) so that the service can still sign with them (a hash
  * would not do). With WEBHOOK_SECRET_KEY set they are encrypted with AES-256-GCM under a
  * key derived from it (HKDF-SHA256); without it they are stored as they are, marked
  * `plain`. Rows written either way stay readable after the key is configured; an
@@ -15,10 +15,16 @@ const PLAIN = "plain";
 export class SecretBox {
   private readonly key: Buffer | null;
 
-  constructor(keyMaterial: string | null) {
-    this.key = keyMaterial
-      ? Buffer.from(hkdfSync("sha256", keyMaterial, "context-store", "webhook-signing-secret", 32))
-      : null;
+  /**
+   * `purpose` separates the keys derived for different secrets (webhook signing secrets,
+   * connector credentials); `keyName` is the variable named in error messages.
+   */
+  constructor(
+    keyMaterial: string | null,
+    purpose = "webhook-signing-secret",
+    private readonly keyName = "WEBHOOK_SECRET_KEY",
+  ) {
+    this.key = keyMaterial ? Buffer.from(hkdfSync("sha256", keyMaterial, "context-store", purpose, 32)) : null;
   }
 
   seal(secret: string): string {
@@ -34,7 +40,7 @@ export class SecretBox {
     const kind = stored.slice(0, dot);
     if (kind === PLAIN) return { ok: true, secret: stored.slice(dot + 1) };
     if (kind !== SEALED) return { ok: false, reason: "unknown secret format" };
-    if (!this.key) return { ok: false, reason: "the signing secret is encrypted and WEBHOOK_SECRET_KEY is not set" };
+    if (!this.key) return { ok: false, reason: `the secret is encrypted and ${this.keyName} is not set` };
     const [iv, tag, ciphertext] = stored.slice(dot + 1).split(".").map((p) => Buffer.from(p, "base64url"));
     if (!iv || !tag || !ciphertext) return { ok: false, reason: "malformed sealed secret" };
     try {
@@ -42,7 +48,7 @@ export class SecretBox {
       decipher.setAuthTag(tag);
       return { ok: true, secret: Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString("utf8") };
     } catch {
-      return { ok: false, reason: "the signing secret was sealed with a different WEBHOOK_SECRET_KEY" };
+      return { ok: false, reason: `the secret was sealed with a different ${this.keyName}` };
     }
   }
 }

@@ -1,0 +1,125 @@
+import type { ConnectorProvider, Credentials, PullPage, ResourceRef, SyncedObject } from "../provider.js";
+import { ProviderError } from "../provider-error.js";
+import { tokenOf } from "../token-credentials.js";
+import { nextCursorOf, SlackClient, type SlackMessage, type SlackUser } from "./client.js";
+import { SLACK_DESCRIPTOR } from "./credentials.js";
+import { messageNativeId, msToTs, SKIPPED_SUBTYPES, slackMessageObject, tsToMs } from "./mapping.js";
+
+// Parents are re-read over a trailing week on every run: a new reply or an edit does not move a
+// parent's ts, so only re-reading recent parents finds them (the gap of Onyx issue 14012).
+const TRAILING_MS = 7 * 86_400_000;
+const HISTORY_PAGE = 200;
+
+interface SlackPullState {
+  cursor: string | null;
+}
+
+/**
+ * Slack: channels are resources; each message and each thread reply is a `message` item.
+ * Window: `start` = cursor minus the trailing week (or the lookback on a first pull), `end` =
+ * the run's start time; `since` = the committed cursor, and a thread's replies are fetched
+ * when its latest_reply is newer than that (or on a first pull).
+ */
+export function createSlackProvider(baseUrl: string, now: () => number = Date.now): ConnectorProvider {
+  const client = (credentials: Credentials, signal: AbortSignal): SlackClient => new SlackClient(baseUrl, tokenOf(credentials), signal, now);
+
+  async function users(c: SlackClient, messages: readonly SlackMessage[]): Promise<Map<string, SlackUser>> {
+    const out = new Map<string, SlackUser>();
+    for (const id of new Set(messages.flatMap((m) => (m.user ? [m.user] : [])))) {
+      try {
+        out.set(id, (await c.usersInfo(id)).user);
+      } catch (err) {
+        if (!(err instanceof ProviderError && err.kind === "not_found")) throw err;
+      }
+    }
+    return out;
+  }
+
+  const channelOf = (r: ResourceRef) => ({ id: r.resourceId, name: r.displayName });
+  const content = (messages: readonly SlackMessage[]) => messages.filter((m) => !(m.subtype && SKIPPED_SUBTYPES.has(m.subtype)));
+
+  return {
+    descriptor: SLACK_DESCRIPTOR,
+
+    async verify(credentials, signal) {
+      const auth = await client(credentials, signal).authTest();
+      return { accountScope: auth.team_id, accountLabel: auth.team ?? auth.team_id };
+    },
+
+    async discover(credentials, page, signal) {
+      const list = await client(credentials, signal).conversationsList(page.cursor, page.limit);
+      return {
+        resources: list.channels.map((ch) => ({
+          id: ch.id,
+          name: ch.name,
+          resource_type: "channel",
+          metadata: { is_private: ch.is_private === true, is_member: ch.is_member === true, num_members: ch.num_members ?? null, topic: ch.topic?.value ?? "", purpose: ch.purpose?.value ?? "" },
+        })),
+        nextCursor: nextCursorOf(list),
+      };
+    },
+
+    async describeResource(credentials, resourceType, resourceId, signal) {
+      if (resourceType !== "channel") return null;
+      try {
+        const ch = (await client(credentials, signal).conversationsInfo(resourceId)).channel;
+        return { id: ch.id, name: ch.name, resource_type: "channel", metadata: { is_private: ch.is_private === true } };
+      } catch (err) {
+        if (err instanceof ProviderError && err.kind === "not_found") return null;
+        throw err;
+      }
+    },
+
+    async resourceAcl(credentials, resource, signal) {
+      const c = client(credentials, signal);
+      const info = await c.conversationsInfo(resource.resourceId);
+      if (info.channel.is_private !== true) return null;
+      const emails: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await c.conversationsMembers(resource.resourceId, cursor);
+        const known = await users(c, page.members.map((user) => ({ user, ts: "0" })));
+        for (const u of known.values()) if (u.profile?.email) emails.push(u.profile.email.toLowerCase());
+        cursor = nextCursorOf(page);
+      } while (cursor !== null);
+      return emails;
+    },
+
+    openWindow(cursor, lookbackStartMs, nowMs) {
+      const start = cursor === "" ? lookbackStartMs : Math.max(lookbackStartMs, tsToMs(cursor) - TRAILING_MS);
+      return { start: msToTs(start), end: msToTs(nowMs), since: cursor };
+    },
+
+    async pull(req): Promise<PullPage> {
+      const c = client(req.credentials, req.signal);
+      const state = (req.state as SlackPullState | null) ?? { cursor: null };
+      const channel = channelOf(req.resource);
+      const page = await c.conversationsHistory({ channel: channel.id, oldest: req.window.start, latest: req.window.end, cursor: state.cursor, limit: HISTORY_PAGE });
+      const parents = content(page.messages);
+      const replies: SlackMessage[] = [];
+      for (const m of parents) {
+        const newReplies = req.window.since === "" || (m.latest_reply !== undefined && Number(m.latest_reply) > Number(req.window.since));
+        if ((m.reply_count ?? 0) > 0 && newReplies) replies.push(...content(await c.threadReplies(channel.id, m.ts)));
+      }
+      const known = await users(c, [...parents, ...replies]);
+      const objects: SyncedObject[] = [...parents, ...replies].map((m) => slackMessageObject(channel, m, known));
+      const next = nextCursorOf(page);
+      return { objects, next: next === null ? null : ({ cursor: next } satisfies SlackPullState) };
+    },
+
+    async listLiveIds(credentials, resource, state, signal) {
+      const c = client(credentials, signal);
+      const cursor = (state as SlackPullState | null)?.cursor ?? null;
+      const page = await c.conversationsHistory({ channel: resource.resourceId, cursor, limit: 999 });
+      const ids: Array<{ kind: "message"; nativeId: string }> = [];
+      for (const m of content(page.messages)) {
+        ids.push({ kind: "message", nativeId: messageNativeId(resource.resourceId, m.ts) });
+        if ((m.reply_count ?? 0) > 0) {
+          for (const r of content(await c.threadReplies(resource.resourceId, m.ts))) ids.push({ kind: "message", nativeId: messageNativeId(resource.resourceId, r.ts) });
+        }
+      }
+      const next = nextCursorOf(page);
+      return { ids, next: next === null ? null : ({ cursor: next } satisfies SlackPullState) };
+    },
+  };
+}
