@@ -69,6 +69,7 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
   const type = forcedType ?? decodeString("type", f.type) ?? (f.memories !== undefined ? "memory" : "knowledge");
   if (type !== "knowledge" && type !== "memory") throw invalidInput("'type' must be 'knowledge' or 'memory'");
   const upsert = decodeBoolean("upsert", f.upsert, true);
+  const allowDuplicates = decodeBoolean("allow_duplicates", f.allow_duplicates, false);
   const acl = decodePrincipals("acl", f.acl);
   const metadata = decodeJsonObject("metadata", f.metadata) ?? {};
   const additionalMetadata = decodeJsonObject("additional_metadata", f.additional_metadata) ?? {};
@@ -87,7 +88,7 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
     }
     drafts = [...fileDrafts(raw.files, documentMetadata, acl), ...appDrafts(appKnowledge ?? [], acl)];
   }
-  return { orgId, database, collection, corpus: type, upsert, drafts, metadata, additionalMetadata };
+  return { orgId, database, collection, corpus: type, upsert, allowDuplicates, drafts, metadata, additionalMetadata };
 }
 
 export function registerIngestRoutes(app: App, service: IngestService, maxUploadBytes: number): void {
