@@ -7,6 +7,7 @@ import { requirePrincipal } from "../http/auth.js";
 import { sendData } from "../http/envelope.js";
 import { validateDatabaseName } from "../databases/service.js";
 import { appDrafts, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
+import { IngestBody } from "./ingest-schemas.js";
 import type { IngestRequest, IngestService } from "./ingest-service.js";
 import { decodeBoolean, decodeJsonArray, decodeJsonObject, decodePrincipals, decodeString } from "./json-field.js";
 
@@ -92,7 +93,7 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
 }
 
 export function registerIngestRoutes(app: App, service: IngestService, maxUploadBytes: number): void {
-  app.post("/context/ingest", { schema: { tags: ["Context"], consumes: ["multipart/form-data", "application/json"] } }, async (req, reply) => {
+  app.post("/context/ingest", { schema: { tags: ["Context"], body: IngestBody } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     const raw = await readIngestBody(req, maxUploadBytes);
     return sendData(req, reply, await service.ingest(ingestRequestOf(req, raw, orgId)), 202);

@@ -3,7 +3,7 @@ import { pickAliased } from "../http/aliases.js";
 import { requirePrincipal } from "../http/auth.js";
 import { sendData } from "../http/envelope.js";
 import { requiredDatabase } from "./routes.js";
-import { CreateDatabaseBody, DatabaseScopeQuery, rejectEmbeddingsDatabase } from "./schemas.js";
+import { CreateDatabaseBody, DatabaseScopeQuery, DeleteDatabaseBody, rejectEmbeddingsDatabase } from "./schemas.js";
 import { type DatabaseService } from "./service.js";
 import type { DatabaseReadiness } from "./readiness.js";
 import type { DatabaseStats } from "./stats.js";
@@ -65,7 +65,7 @@ export function registerLegacyTenantRoutes(app: App, service: DatabaseService, s
   }
 
   for (const path of ["/tenants/delete", "/tenants"]) {
-    app.delete(path, { config, schema: { tags, querystring: DatabaseScopeQuery } }, async (req, reply) => {
+    app.delete(path, { config, schema: { tags, querystring: DatabaseScopeQuery, body: DeleteDatabaseBody } }, async (req, reply) => {
       const { orgId } = requirePrincipal(req);
       const row = await service.delete(orgId, requiredDatabase(req, req.query, req.body), legacy);
       return sendData(req, reply, { tenant_id: row.name, database: row.name, status: "deleting", message: "Tenant deletion accepted" }, 202);
