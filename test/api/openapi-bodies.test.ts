@@ -8,7 +8,7 @@ type Operation = { requestBody?: { content: Record<string, { schema: Schema }> }
 // These take no fields at all (an empty JSON object is tolerated); declaring a body would mislead.
 const BODYLESS = new Set(["post /webhooks/indexing/deliveries/{delivery_id}/retry", "post /webhooks/indexing/test"]);
 // The DELETE routes that read a body (the others are addressed by path or organization alone).
-const DELETE_WITH_BODY = ["delete /context", "delete /databases", "delete /memories/delete_memory", "delete /tenants", "delete /tenants/delete"];
+const DELETE_WITH_BODY = ["delete /byog/collections", "delete /byog/databases", "delete /context", "delete /databases", "delete /memories/delete_memory", "delete /tenants", "delete /tenants/delete"];
 
 test("/openapi.json: every POST/PUT/PATCH and every DELETE that reads a body documents its request body", async (t) => {
   const app = await startTestApp();
