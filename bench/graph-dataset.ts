@@ -66,7 +66,7 @@ function itemRow(orgId: string, databaseId: string, d: Draft, n: number): ItemRo
   return {
     id: `bench-${n}`, org_id: orgId, database_id: databaseId, collection: "bench", corpus: "knowledge", source_id: d.sourceId, generation: 1, origin: "app",
     title: d.title, type: d.kind, description: null, note: null, url: null, item_timestamp: at, metadata: "{}", additional_metadata: "{}", relations: '{"ids":[]}', acl: null,
-    app_kind: d.kind, app_provider: d.provider, app_external_id: d.external, thread_id: d.thread, parent_id: d.parent, content: null, file_name: null, file_mime: null, blob_id: null,
+    app_kind: d.kind, app_provider: d.provider, app_external_id: d.external, thread_id: d.thread, parent_id: d.parent, content: null, file_name: null, file_mime: null, content_hash: null, blob_id: null,
     infer: 0, inferred_content: null, custom_instructions: null, user_name: null, expires_at: null, status: "completed", error_code: null, message: null, chunk_count: 1, created_at: at, updated_at: at, connector_id: null,
   };
 }

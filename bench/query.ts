@@ -97,7 +97,7 @@ function itemRow(corpus: Corpus, sourceId: string): ItemRow {
     id: randomUUID(), org_id: org.id, database_id: database.id, collection, corpus, source_id: sourceId, generation: 1,
     origin: corpus === "memory" ? "memory" : "app", title: sourceId, type: corpus === "memory" ? "memory" : "note", description: null, note: null, url: null,
     item_timestamp: at, metadata: "{}", additional_metadata: "{}", relations: "{}", acl: null, app_kind: null, app_provider: null,
-    app_external_id: null, thread_id: null, parent_id: null, content: null, file_name: null, file_mime: null, blob_id: null, infer: 0,
+    app_external_id: null, thread_id: null, parent_id: null, content: null, file_name: null, file_mime: null, content_hash: null, blob_id: null, infer: 0,
     inferred_content: null, custom_instructions: null, user_name: null, expires_at: null, status: "completed", error_code: null,
     message: null, chunk_count: PER_ITEM, created_at: at, updated_at: at, connector_id: null,
   };

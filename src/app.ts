@@ -30,6 +30,7 @@ import type { Config } from "./config.js";
 import { registerLegacyTenantRoutes } from "./databases/legacy-routes.js";
 import { registerDatabaseRoutes } from "./databases/routes.js";
 import { DatabaseService } from "./databases/service.js";
+import { DatabaseReadiness } from "./databases/readiness.js";
 import { DatabaseStats } from "./databases/stats.js";
 import { DatabaseStore } from "./databases/store.js";
 import { createLlmRelationExtractor } from "./extract/index.js";
@@ -193,8 +194,12 @@ export async function createApplication(config: Config): Promise<Application> {
     limiter: new RateLimiter(config.rateLimitPerMinute),
   });
   registerSystemRoutes(server, store);
-  registerDatabaseRoutes(server, databases, stats);
-  registerLegacyTenantRoutes(server, databases, stats);
+  const readiness = new DatabaseReadiness(store, {
+    workersRunning: () => worker?.running ?? false,
+    vectorsReady: (databaseId, corpus) => vectors.ready(databaseId, corpus),
+  });
+  registerDatabaseRoutes(server, databases, stats, readiness);
+  registerLegacyTenantRoutes(server, databases, stats, readiness);
   const uploads: UploadLimits = {
     maxFileBytes: config.maxUploadBytes,
     maxRequestBytes: config.maxRequestUploadBytes,

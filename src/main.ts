@@ -1,5 +1,7 @@
+import type { AddressInfo } from "node:net";
 import { createApplication } from "./app.js";
 import { ConfigError, describeConfig, loadConfig } from "./config.js";
+import { firstRunBanner } from "./orgs/first-run-banner.js";
 
 /** Margin past SHUTDOWN_TIMEOUT_MS after which the process exits whatever is still running. */
 const SHUTDOWN_BACKSTOP_MS = 100;
@@ -9,7 +11,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApplication(config);
   app.server.log.info({ config: describeConfig(config) }, "configuration");
+  // A store without any organization (and no BOOTSTRAP_API_KEY) would answer nothing but 401.
+  const firstRun = config.bootstrapApiKeys.length === 0 ? await app.orgs.createFirstOrganization() : null;
   await app.server.listen({ port: config.port, host: config.host });
+  if (firstRun) process.stdout.write(firstRunBanner(firstRun, config.host, listeningPort(app.server.server.address(), config.port)));
   app.worker.start();
 
   let signalled = false;
@@ -30,6 +35,10 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+function listeningPort(address: string | AddressInfo | null, fallback: number): number {
+  return typeof address === "object" && address !== null ? address.port : fallback;
 }
 
 main().catch((err: unknown) => {

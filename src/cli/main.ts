@@ -10,7 +10,9 @@ const USAGE = `context-store <command> [options]
 Commands:
   org create --name <name>                 create an organization (prints its id)
   org list                                 list organizations
-  key create --org <org-id> [--name <n>]   create an API key (printed once; only its hash is stored)
+  key create [--org <org-id>] [--name <n>] create an API key (printed once; only its hash is stored);
+                                           without --org: for the only organization, or a new
+                                           "default" one when there is none
   key list [--org <org-id>]                list API keys (id, organization, prefix, state)
   key revoke --id <key-id>                 revoke an API key
   config                                   show the configuration the service would use
@@ -60,9 +62,9 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case "key create": {
-        if (!values.org) throw new UsageError("--org is required");
-        if (!(await orgs.getOrganization(values.org))) throw new UsageError(`organization ${values.org} not found`);
-        const created = await orgs.createKey(values.org, values.name ?? "cli");
+        const orgId = values.org ?? (await soleOrganization(orgs));
+        if (!(await orgs.getOrganization(orgId))) throw new UsageError(`organization ${orgId} not found`);
+        const created = await orgs.createKey(orgId, values.name ?? "cli");
         out(created.key, { key: created.key, id: created.row.id, org_id: created.row.org_id });
         return 0;
       }
@@ -95,6 +97,13 @@ async function run(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/** `key create` without --org: the only organization, or a new one on an empty store. */
+async function soleOrganization(orgs: OrgService): Promise<string> {
+  const all = await orgs.listOrganizations();
+  if (all.length > 1) throw new UsageError("--org is required: there are several organizations (see `org list`)");
+  return all[0]?.id ?? (await orgs.createOrganization("default")).id;
+}
 
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -149,6 +149,8 @@ export class SyncEngine {
       collection: row.collection,
       corpus: "knowledge",
       upsert: true,
+      // Objects carry deterministic ids; content-hash deduplication is for id-less file uploads.
+      allowDuplicates: true,
       drafts: drafts.filter((d) => d.ok),
       metadata: {},
       additionalMetadata: {},

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { routeDecoded } from "../http/route-decoded-body.js";
 import type { FastifyRequest } from "fastify";
 import { invalidInput } from "../errors/app-error.js";
 import type { App } from "../http/app-type.js";
@@ -25,6 +26,16 @@ const PatchBody = Type.Object({
 });
 
 const MAX_DELETE_IDS = 1000;
+
+/** Documented; the handler decodes it (it merges the query string, which may carry every field). */
+const DeleteBody = routeDecoded(
+  Type.Object({
+    database: Type.String({ description: "required (alias: tenant_id); here or in the query string" }),
+    collection: Type.Optional(Type.String({ description: "alias: sub_tenant_id" })),
+    type: Type.Optional(Type.Union([Type.Literal("knowledge"), Type.Literal("memory")], { description: "default knowledge" })),
+    ids: Type.Union([Type.Array(Type.String()), Type.String({ description: "comma-separated" })], { description: `ids to delete, at most ${MAX_DELETE_IDS}` }),
+  }),
+);
 
 function addressOf(req: FastifyRequest, source: Readonly<Record<string, unknown>>, orgId: string): ItemAddress {
   const { database, collection } = resolveScope(req, source);
@@ -61,7 +72,7 @@ export function registerEditRoutes(app: App, service: ContextEditService): void 
     });
   });
 
-  app.delete("/context", { schema: { tags: ["Context"] } }, async (req, reply) => {
+  app.delete("/context", { schema: { tags: ["Context"], body: DeleteBody } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     if (req.body !== undefined && req.body !== null && !isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
     const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };

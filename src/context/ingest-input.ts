@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { invalidInput, validationError } from "../errors/app-error.js";
 import { validateAppItem } from "../ingest/app-items/index.js";
 import { identifierProblem, keyProblem } from "../util/identifiers.js";
@@ -33,6 +33,10 @@ export interface ItemDraft {
   /** JSON of the app item or memory as sent. */
   content: string | null;
   file: UploadedFile | null;
+  /** SHA-256 (hex) of the file's bytes. */
+  contentHash: string | null;
+  /** Files only: the caller named the item (an id in document_metadata), so it is upserted by id, never deduplicated. */
+  idGiven: boolean;
   infer: boolean;
   customInstructions: string | null;
   userName: string | null;
@@ -41,12 +45,12 @@ export interface ItemDraft {
   connectorId: string | null;
 }
 
-export type DraftResult = { ok: true; draft: ItemDraft } | { ok: false; id: string; code: string; message: string };
+export type DraftResult = { ok: true; draft: ItemDraft } | { ok: false; id: string; code: string; message: string; fileName?: string };
 
 const blankDraft = (sourceId: string, corpus: Corpus, origin: ItemOrigin): ItemDraft => ({
   sourceId, corpus, collection: null, origin, title: sourceId, type: origin, description: null, note: null, url: null,
   timestamp: null, metadata: {}, additional: {}, relationIds: [], acl: null, app: null, content: null, file: null,
-  infer: false, customInstructions: null, userName: null, expirySeconds: null, connectorId: null,
+  contentHash: null, idGiven: false, infer: false, customInstructions: null, userName: null, expirySeconds: null, connectorId: null,
 });
 
 /** 100 years: beyond it an expiry is no expiry, and the instant would not fit the stores' integer column. */
@@ -91,22 +95,25 @@ export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unk
   return files.map((file, i) => {
     const meta = documentMetadata?.[i];
     if (meta !== undefined && meta !== null && !isPlainObject(meta)) {
-      return { ok: false, id: file.name, code: "INVALID_INPUT", message: `document_metadata[${i}] must be an object` };
+      return { ok: false, id: file.name, fileName: file.name, code: "INVALID_INPUT", message: `document_metadata[${i}] must be an object` };
     }
-    const id = optString(meta?.id) ?? randomUUID();
+    const givenId = optString(meta?.id);
+    const id = givenId ?? randomUUID();
     const bytes = file.bytes;
     const detected = detectFormat(bytes, file.name, file.mime);
-    if (!detected.ok) return { ok: false, id, code: "INVALID_FILE_FORMAT", message: detected.message };
+    if (!detected.ok) return { ok: false, id, fileName: file.name, code: "INVALID_FILE_FORMAT", message: detected.message };
     // A zip bomb is refused here from its directory, before it is stored; the parser checks again, fully.
     const archiveCheck = detected.format === "docx" && archive ? checkArchiveDirectory(bytes, archive) : null;
     if (archiveCheck && !archiveCheck.ok && archiveCheck.code === "FILE_TOO_LARGE") {
-      return { ok: false, id, code: "FILE_TOO_LARGE", message: `${file.name}: ${archiveCheck.message}` };
+      return { ok: false, id, fileName: file.name, code: "FILE_TOO_LARGE", message: `${file.name}: ${archiveCheck.message}` };
     }
     try {
       const draft = blankDraft(id, "knowledge", "file");
       draft.title = optString(meta?.title) ?? file.name;
       draft.type = detected.format;
       draft.file = file;
+      draft.contentHash = createHash("sha256").update(file.bytes).digest("hex");
+      draft.idGiven = givenId !== null;
       draft.description = optString(meta?.description);
       draft.note = optString(meta?.note);
       draft.url = optString(meta?.url);
@@ -116,7 +123,7 @@ export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unk
       draft.acl = decodePrincipals(`document_metadata[${i}].acl`, meta?.acl) ?? acl;
       return { ok: true, draft };
     } catch (err) {
-      return { ok: false, id, code: "INVALID_INPUT", message: err instanceof Error ? err.message : String(err) };
+      return { ok: false, id, fileName: file.name, code: "INVALID_INPUT", message: err instanceof Error ? err.message : String(err) };
     }
   });
 }

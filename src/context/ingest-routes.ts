@@ -7,6 +7,7 @@ import { sendData } from "../http/envelope.js";
 import { validateDatabaseName } from "../databases/service.js";
 import { keyProblem, nameProblem } from "../util/identifiers.js";
 import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
+import { IngestBody } from "./ingest-schemas.js";
 import type { IngestRequest, IngestService } from "./ingest-service.js";
 import { readMultipartBody, type UploadLimits } from "./multipart-upload.js";
 import type { ArchiveLimits } from "../ingest/parse/index.js";
@@ -53,6 +54,7 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
   const type = forcedType ?? decodeString("type", f.type) ?? (f.memories !== undefined ? "memory" : "knowledge");
   if (type !== "knowledge" && type !== "memory") throw invalidInput("'type' must be 'knowledge' or 'memory'");
   const upsert = decodeBoolean("upsert", f.upsert, true);
+  const allowDuplicates = decodeBoolean("allow_duplicates", f.allow_duplicates, false);
   const acl = decodePrincipals("acl", f.acl);
   const metadata = decodeJsonObject("metadata", f.metadata) ?? {};
   const additionalMetadata = decodeJsonObject("additional_metadata", f.additional_metadata) ?? {};
@@ -73,11 +75,11 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
   }
   const keys = keyProblem(metadata) ?? keyProblem(additionalMetadata);
   if (keys) throw invalidInput(`metadata ${keys}`);
-  return { orgId, database, collection, corpus: type, upsert, drafts: checkIdentifiers(drafts), metadata, additionalMetadata };
+  return { orgId, database, collection, corpus: type, upsert, allowDuplicates, drafts: checkIdentifiers(drafts), metadata, additionalMetadata };
 }
 
 export function registerIngestRoutes(app: App, service: IngestService, limits: UploadLimits): void {
-  app.post("/context/ingest", { schema: { tags: ["Context"], consumes: ["multipart/form-data", "application/json"] } }, async (req, reply) => {
+  app.post("/context/ingest", { schema: { tags: ["Context"], body: IngestBody } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     const result = await withIngestBody(req, limits, async (raw) => service.ingest(ingestRequestOf(req, raw, orgId)));
     return sendData(req, reply, result, 202);

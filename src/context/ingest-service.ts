@@ -5,6 +5,7 @@ import { defaultCollectionOf, type DatabaseService } from "../databases/service.
 import { DatabaseStore } from "../databases/store.js";
 import { validationError } from "../errors/app-error.js";
 import type { JobQueue } from "../jobs/queue.js";
+import { sql } from "kysely";
 import type { Executor, Store } from "../store/db.js";
 import type { Corpus } from "../store/schema.js";
 import type { BlobStore } from "./blob-store.js";
@@ -19,6 +20,8 @@ export interface IngestRequest {
   collection: string | undefined;
   corpus: Corpus;
   upsert: boolean;
+  /** Store a file again even when the same bytes are already in the collection (no id given). */
+  allowDuplicates: boolean;
   drafts: DraftResult[];
   metadata: Record<string, unknown>;
   additionalMetadata: Record<string, unknown>;
@@ -31,7 +34,10 @@ export interface IngestRequest {
 
 export interface IngestResultRow {
   id: string;
-  status: "queued" | "failed";
+  /** duplicate: the same file bytes are stored in this collection already, as item `id`; nothing new was stored. */
+  status: "queued" | "failed" | "duplicate";
+  /** The uploaded file this row answers for (files only). */
+  file_name?: string;
   infer?: boolean;
   error_code?: string;
   message?: string;
@@ -43,6 +49,8 @@ export interface IngestOutcome {
   results: IngestResultRow[];
   success_count: number;
   failed_count: number;
+  /** Files answered with an already stored item (counted in success_count). */
+  duplicate_count: number;
 }
 
 const COLLECTION = { test: (name: string): boolean => nameProblem(name) === null };
@@ -74,21 +82,22 @@ export class IngestService {
     const accepted: Array<{ draft: ItemDraft; aligned: Aligned; scope: ItemScope; outcome: IngestResultRow }> = [];
     for (const result of req.drafts) {
       if (!result.ok) {
-        results.push({ id: result.id, status: "failed", error_code: result.code, message: result.message });
+        const fileName = result.fileName !== undefined ? { file_name: result.fileName } : {};
+        results.push({ id: result.id, status: "failed", ...fileName, error_code: result.code, message: result.message });
         continue;
       }
       const draft = result.draft;
       const aligned = alignMetadata(schema, { ...top.metadata, ...draft.metadata }, { ...top.additional, ...draft.additional });
       if (!aligned.ok) {
-        results.push({ id: draft.sourceId, status: "failed", error_code: "VALIDATION_ERROR", message: aligned.message });
+        results.push({ id: draft.sourceId, status: "failed", ...fileNameOf(draft), error_code: "VALIDATION_ERROR", message: aligned.message });
         continue;
       }
       const collection = draft.collection ?? req.collection ?? defaultCollectionOf(database);
       if (!COLLECTION.test(collection)) {
-        results.push({ id: draft.sourceId, status: "failed", error_code: "INVALID_INPUT", message: "invalid collection name" });
+        results.push({ id: draft.sourceId, status: "failed", ...fileNameOf(draft), error_code: "INVALID_INPUT", message: "invalid collection name" });
         continue;
       }
-      const outcome: IngestResultRow = { id: draft.sourceId, status: "queued", ...(draft.corpus === "memory" ? { infer: draft.infer } : {}) };
+      const outcome: IngestResultRow = { id: draft.sourceId, status: "queued", ...fileNameOf(draft), ...(draft.corpus === "memory" ? { infer: draft.infer } : {}) };
       results.push(outcome);
       accepted.push({ draft, aligned, scope: { databaseId: database.id, corpus: draft.corpus, collection }, outcome });
     }
@@ -109,9 +118,16 @@ export class IngestService {
         await dbs.ensureCollection(database.id, scope.collection, this.now());
         for (const [sourceId, row] of await items.findBySources(scope, ids)) existing.set(`${key}|${sourceId}`, row);
       }
+      const sameBytes = await this.storedFiles(tx, items, req.allowDuplicates ? [] : accepted);
       const inserts: ItemRow[] = [];
       const queued: ItemRow[] = [];
       for (const { draft, aligned, scope, outcome } of accepted) {
+        const hashKey = dedupeKey(scope, draft, req.allowDuplicates);
+        const stored = hashKey !== null ? sameBytes.get(hashKey) : undefined;
+        if (stored) {
+          Object.assign(outcome, { id: stored.source_id, status: "duplicate" });
+          continue;
+        }
         const key = `${scopeKey(scope)}|${draft.sourceId}`;
         const previous = existing.get(key);
         if (previous && !req.upsert) {
@@ -135,6 +151,7 @@ export class IngestService {
           inserts.push(row);
         }
         existing.set(key, row);
+        if (hashKey !== null) sameBytes.set(hashKey, row);
         queued.push(row);
       }
       await items.insertMany(inserts);
@@ -147,14 +164,46 @@ export class IngestService {
     });
     for (const r of replacedKeys) await this.vectors.indexRemoved(r.scope, r.keys);
     this.onEnqueue();
-    const ok = results.filter((r) => r.status === "queued").length;
+    const queuedCount = results.filter((r) => r.status === "queued").length;
+    const duplicates = results.filter((r) => r.status === "duplicate").length;
+    const ok = queuedCount + duplicates;
     return {
       success: ok > 0 || results.length === 0,
-      message: `${ok} item(s) queued for indexing, ${results.length - ok} failed`,
+      message:
+        `${queuedCount} item(s) queued for indexing, ` +
+        (duplicates > 0 ? `${duplicates} already stored (same file in the collection; allow_duplicates=true stores it again), ` : "") +
+        `${results.length - ok} failed`,
       results,
       success_count: ok,
       failed_count: results.length - ok,
+      duplicate_count: duplicates,
     };
+  }
+
+  /**
+   * Stored files of the request's scopes with the same bytes as its unnamed files, keyed by
+   * dedupeKey. On PostgreSQL the database is locked for the rest of the transaction first, so two
+   * concurrent uploads of one file cannot both miss the other (SQLite's BEGIN IMMEDIATE already
+   * serialises them).
+   */
+  private async storedFiles(tx: Executor, items: ItemStore, accepted: ReadonlyArray<{ draft: ItemDraft; scope: ItemScope }>): Promise<Map<string, ItemRow>> {
+    const found = new Map<string, ItemRow>();
+    const byScope = new Map<string, { scope: ItemScope; hashes: string[] }>();
+    for (const { draft, scope } of accepted) {
+      if (dedupeKey(scope, draft, false) === null || draft.contentHash === null) continue;
+      const group = byScope.get(scopeKey(scope)) ?? { scope, hashes: [] };
+      group.hashes.push(draft.contentHash);
+      byScope.set(scopeKey(scope), group);
+    }
+    const first = byScope.values().next();
+    if (first.done) return found;
+    if (this.store.backend === "postgres") {
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`ingest-files:${first.value.scope.databaseId}`}, 0))`.execute(tx);
+    }
+    for (const { scope, hashes } of byScope.values()) {
+      for (const [hash, row] of await items.findByContentHashes(scope, hashes)) found.set(`${scopeKey(scope)}|${hash}`, row);
+    }
+    return found;
   }
 
   private rowOf(
@@ -167,6 +216,7 @@ export class IngestService {
   ): ItemRow {
     const at = this.now();
     return {
+      content_hash: d.contentHash,
       id: existing?.id ?? randomUUID(),
       org_id: orgId,
       database_id: databaseId,
@@ -208,6 +258,14 @@ export class IngestService {
       connector_id: d.connectorId,
     };
   }
+}
+
+const fileNameOf = (draft: ItemDraft): { file_name?: string } => (draft.file ? { file_name: draft.file.name } : {});
+
+/** The key under which an unnamed file is matched against stored files of its scope; null: never matched. */
+function dedupeKey(scope: ItemScope, draft: ItemDraft, allowDuplicates: boolean): string | null {
+  if (allowDuplicates || draft.idGiven || draft.contentHash === null) return null;
+  return `${scopeKey(scope)}|${draft.contentHash}`;
 }
 
 /** One pipeline job per item generation; the reconcile job finds it again by this key. */

@@ -43,6 +43,26 @@ export class ItemStore {
   }
 
   /** The items of one scope with these source ids, by source id. */
+  /** The oldest item of the scope holding each of these file hashes; errored ones do not count (sending the file again retries it). */
+  async findByContentHashes(scope: ItemScope, hashes: readonly string[]): Promise<Map<string, ItemRow>> {
+    const found = new Map<string, ItemRow>();
+    const unique = [...new Set(hashes)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = await this.db
+        .selectFrom("context_items")
+        .selectAll()
+        .where("database_id", "=", scope.databaseId)
+        .where("corpus", "=", scope.corpus)
+        .where("collection", "=", scope.collection)
+        .where("content_hash", "in", unique.slice(i, i + 500))
+        .where("status", "<>", "errored")
+        .orderBy("created_at")
+        .execute();
+      for (const r of rows) if (r.content_hash !== null && !found.has(r.content_hash)) found.set(r.content_hash, r);
+    }
+    return found;
+  }
+
   async findBySources(scope: ItemScope, sourceIds: readonly string[]): Promise<Map<string, ItemRow>> {
     const found = new Map<string, ItemRow>();
     const unique = [...new Set(sourceIds)];

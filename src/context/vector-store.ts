@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import type { Executor, Store } from "../store/db.js";
@@ -126,6 +126,22 @@ export class VectorStore {
       }
     }
     return hits.sort((a, b) => b.score - a.score);
+  }
+
+  /**
+   * Whether a database's vectors of one corpus can be written and searched now: their rows
+   * answer, and PostgreSQL has the pgvector extension, or SQLite's index directory is writable
+   * (a collection's index loads from there, or is rebuilt from the rows, on first use).
+   */
+  async ready(databaseId: string, corpus: Corpus): Promise<boolean> {
+    await this.store.db.selectFrom("context_vectors").select("chunk_key").where("database_id", "=", databaseId).where("corpus", "=", corpus).limit(1).execute();
+    if (this.store.backend === "postgres") {
+      const ext = await sql<{ extname: string }>`SELECT extname FROM pg_extension WHERE extname = 'vector'`.execute(this.store.db);
+      return ext.rows.length === 1;
+    }
+    mkdirSync(this.indexDir, { recursive: true });
+    accessSync(this.indexDir, constants.W_OK);
+    return true;
   }
 
   async dropDatabase(databaseId: string): Promise<void> {

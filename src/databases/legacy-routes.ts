@@ -3,8 +3,9 @@ import { pickAliased } from "../http/aliases.js";
 import { requirePrincipal } from "../http/auth.js";
 import { sendData } from "../http/envelope.js";
 import { requiredDatabase } from "./routes.js";
-import { CreateDatabaseBody, DatabaseScopeQuery } from "./schemas.js";
-import { infraOf, type DatabaseService } from "./service.js";
+import { CreateDatabaseBody, DatabaseScopeQuery, DeleteDatabaseBody, rejectEmbeddingsDatabase } from "./schemas.js";
+import { type DatabaseService } from "./service.js";
+import type { DatabaseReadiness } from "./readiness.js";
 import type { DatabaseStats } from "./stats.js";
 
 const tags = ["Tenants (deprecated)"];
@@ -17,7 +18,7 @@ const legacy = { legacy: true };
  * SDK (@hydradb/sdk 2.0.0) calls. They map onto the same service as /databases, speak
  * tenant_id / sub_tenant_id and answer with TENANT_* codes.
  */
-export function registerLegacyTenantRoutes(app: App, service: DatabaseService, stats: DatabaseStats): void {
+export function registerLegacyTenantRoutes(app: App, service: DatabaseService, stats: DatabaseStats, readiness: DatabaseReadiness): void {
   const create = async (orgId: string, name: string, schema: unknown) => {
     const row = await service.create(orgId, name, schema, "context", legacy);
     return { status: row.status, tenant_id: row.name, database: row.name, message: "Tenant creation accepted" };
@@ -26,6 +27,7 @@ export function registerLegacyTenantRoutes(app: App, service: DatabaseService, s
     app.post(path, { config, schema: { tags, body: CreateDatabaseBody } }, async (req, reply) => {
       const { orgId } = requirePrincipal(req);
       const name = requiredDatabase(req, req.body);
+      rejectEmbeddingsDatabase(req.body);
       const schema = pickAliased<unknown>(req, req.body, "database_metadata_schema", "tenant_metadata_schema");
       return sendData(req, reply, await create(orgId, name, schema), 202);
     });
@@ -40,7 +42,7 @@ export function registerLegacyTenantRoutes(app: App, service: DatabaseService, s
         database: row.name,
         org_id: orgId,
         status: row.status,
-        infra: infraOf(row),
+        infra: await readiness.of(row),
         message: row.status === "ready" ? "ready" : `tenant is ${row.status}`,
       });
     });
@@ -63,7 +65,7 @@ export function registerLegacyTenantRoutes(app: App, service: DatabaseService, s
   }
 
   for (const path of ["/tenants/delete", "/tenants"]) {
-    app.delete(path, { config, schema: { tags, querystring: DatabaseScopeQuery } }, async (req, reply) => {
+    app.delete(path, { config, schema: { tags, querystring: DatabaseScopeQuery, body: DeleteDatabaseBody } }, async (req, reply) => {
       const { orgId } = requirePrincipal(req);
       const row = await service.delete(orgId, requiredDatabase(req, req.query, req.body), legacy);
       return sendData(req, reply, { tenant_id: row.name, database: row.name, status: "deleting", message: "Tenant deletion accepted" }, 202);

@@ -4,8 +4,9 @@ import { invalidInput } from "../errors/app-error.js";
 import { pickAliased, resolveScope } from "../http/aliases.js";
 import { requirePrincipal } from "../http/auth.js";
 import { sendData } from "../http/envelope.js";
-import { CreateDatabaseBody, DatabaseParams, DatabaseScopeQuery, DeleteDatabaseBody, SchemaPatchBody } from "./schemas.js";
-import { infraOf, validateDatabaseName, viewOf, type DatabaseService } from "./service.js";
+import { CreateDatabaseBody, rejectEmbeddingsDatabase, DatabaseParams, DatabaseScopeQuery, DeleteDatabaseBody, SchemaPatchBody } from "./schemas.js";
+import { validateDatabaseName, viewOf, type DatabaseService } from "./service.js";
+import type { DatabaseReadiness } from "./readiness.js";
 import type { DatabaseStats } from "./stats.js";
 
 type Source = Readonly<Record<string, unknown>>;
@@ -24,10 +25,11 @@ export function requiredDatabase(req: FastifyRequest, ...sources: unknown[]): st
 
 const tags = ["Databases"];
 
-export function registerDatabaseRoutes(app: App, service: DatabaseService, stats: DatabaseStats): void {
+export function registerDatabaseRoutes(app: App, service: DatabaseService, stats: DatabaseStats, readiness: DatabaseReadiness): void {
   app.post("/databases", { schema: { tags, body: CreateDatabaseBody } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     const name = requiredDatabase(req, req.body);
+    rejectEmbeddingsDatabase(req.body);
     const schema = pickAliased<unknown>(req, asSource(req.body), "database_metadata_schema", "tenant_metadata_schema");
     const row = await service.create(orgId, name, schema);
     return sendData(req, reply, {
@@ -65,7 +67,7 @@ export function registerDatabaseRoutes(app: App, service: DatabaseService, stats
       database: row.name,
       org_id: orgId,
       status: row.status,
-      infra: infraOf(row),
+      infra: await readiness.of(row),
     });
   });
 

@@ -14,6 +14,7 @@ export type DatabasePurger = (tx: Executor, database: DatabaseRow) => Promise<vo
 /** Names of collections a subsystem keeps outside the `collections` table (graph collections). */
 export type CollectionLister = (database: DatabaseRow) => Promise<string[]>;
 
+/** `data.infra` of the status routes; each flag is computed by DatabaseReadiness. */
 export interface Infra {
   ready_for_ingestion: boolean;
   scheduler_status: boolean;
@@ -41,16 +42,6 @@ export function validateDatabaseName(name: unknown, field = "database"): string 
   const problem = nameProblem(name);
   if (problem) throw invalidInput(`'${field}' ${problem}`);
   return name;
-}
-
-export function infraOf(row: DatabaseRow): Infra {
-  const ready = row.status === "ready";
-  return {
-    ready_for_ingestion: ready,
-    scheduler_status: ready,
-    graph_status: ready,
-    vectorstore_status: { knowledge: ready, memories: ready },
-  };
 }
 
 export function viewOf(row: DatabaseRow): DatabaseView {

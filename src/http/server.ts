@@ -14,6 +14,7 @@ import { errorHandler, notFound } from "./error-handler.js";
 import { authenticate } from "./auth.js";
 import type { RateLimiter } from "./rate-limit.js";
 import { DEPRECATED_SINCE } from "./request-state.js";
+import { ROUTE_DECODED } from "./route-decoded-body.js";
 
 export interface ServerDeps {
   readonly logLevel: string;
@@ -44,8 +45,11 @@ export async function createServer(deps: ServerDeps): Promise<App> {
   // since every query value arrives as text.
   const bodyAjv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   const queryAjv = new Ajv({ coerceTypes: "array", useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  // Bodies marked route-decoded are documented only: their routes decode and bound each field.
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === "body" ? bodyAjv : queryAjv).compile(schema),
+    httpPart === "body" && (schema as Record<string, unknown>)[ROUTE_DECODED] === true
+      ? () => true
+      : (httpPart === "body" ? bodyAjv : queryAjv).compile(schema),
   );
 
   await app.register(swagger, {

@@ -40,6 +40,11 @@ export class WorkerPool {
     for (const w of this.workers) w.start();
   }
 
+  /** Whether this process takes jobs now: started, not stopping, and not an API-only node (WORKERS=0). */
+  get running(): boolean {
+    return this.workers.some((w) => w.claiming);
+  }
+
   wake(): void {
     for (const w of this.workers) w.wake();
   }

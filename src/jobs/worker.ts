@@ -71,6 +71,11 @@ export class JobWorker {
     });
   }
 
+  /** Claiming jobs now: started with a concurrency above 0 and not stopping. */
+  get claiming(): boolean {
+    return this.loop !== null && !this.stopping;
+  }
+
   /** Jobs running now. */
   get active(): number {
     return this.running.size;

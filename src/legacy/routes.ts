@@ -3,6 +3,7 @@ import type { FastifyRequest } from "fastify";
 import { decodePrincipals, isPlainObject } from "../context/json-field.js";
 import type { ContextEditService } from "../context/edit-service.js";
 import { ingestRequestOf, withIngestBody } from "../context/ingest-routes.js";
+import { IngestBody } from "../context/ingest-schemas.js";
 import type { IngestService } from "../context/ingest-service.js";
 import type { UploadLimits } from "../context/multipart-upload.js";
 import { idList, lookupStatuses } from "../context/status-routes.js";
@@ -14,6 +15,7 @@ import { requirePrincipal } from "../http/auth.js";
 import { splitMetadataFilters } from "../query/filters.js";
 import type { QueryInput, QueryService } from "../query/service.js";
 import type { Store } from "../store/db.js";
+import { AddMemoryBody, DeleteKnowledgeBody, DeleteMemoryBody, VerifyProcessingBody } from "./schemas.js";
 
 /** v1 routes answer plain objects and `{detail: ...}` errors, and speak tenant_id / sub_tenant_id. */
 const config = { shape: "legacy" as const };
@@ -81,19 +83,19 @@ export interface LegacyDeps {
 
 /** The v1 endpoints, mapped onto the same services as the v2 routes. */
 export function registerLegacyV1Routes(app: App, d: LegacyDeps): void {
-  app.post("/ingestion/upload_knowledge", { config, schema: { tags, consumes: ["multipart/form-data", "application/json"] } }, async (req, reply) => {
+  app.post("/ingestion/upload_knowledge", { config, schema: { tags, body: IngestBody } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     const result = await withIngestBody(req, d.uploads, async (raw) => d.ingest.ingest(ingestRequestOf(req, raw, orgId, "knowledge")));
     return reply.code(202).send(result);
   });
 
-  app.post("/memories/add_memory", { config, schema: { tags } }, async (req, reply) => {
+  app.post("/memories/add_memory", { config, schema: { tags, body: AddMemoryBody } }, async (req, reply) => {
     const { orgId } = requirePrincipal(req);
     if (!isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
     return reply.code(202).send(await d.ingest.ingest(ingestRequestOf(req, { fields: req.body, files: [] }, orgId, "memory")));
   });
 
-  app.post("/ingestion/verify_processing", { config, schema: { tags } }, async (req) => {
+  app.post("/ingestion/verify_processing", { config, schema: { tags, body: VerifyProcessingBody } }, async (req) => {
     const { orgId } = requirePrincipal(req);
     const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
     const { database, collection } = scope(req, source);
@@ -113,13 +115,13 @@ export function registerLegacyV1Routes(app: App, d: LegacyDeps): void {
     const deleted = results.filter((r) => r.deleted).length;
     return { success: deleted > 0, message: `${deleted} of ${results.length} item(s) deleted`, results, deleted_count: deleted };
   };
-  app.delete("/memories/delete_memory", { config, schema: { tags } }, async (req) => {
+  app.delete("/memories/delete_memory", { config, schema: { tags, body: DeleteMemoryBody } }, async (req) => {
     const q = req.query as Record<string, unknown>;
     const ids = idList(typeof q.memory_id === "string" ? q.memory_id : undefined);
     const out = await remove(req, "memory", ids);
     return { ...out, user_memory_deleted: out.deleted_count > 0 };
   });
-  app.post("/knowledge/delete_knowledge", { config, schema: { tags } }, async (req) => {
+  app.post("/knowledge/delete_knowledge", { config, schema: { tags, body: DeleteKnowledgeBody } }, async (req) => {
     const body = isPlainObject(req.body) ? req.body : {};
     const raw = body.source_ids ?? body.ids ?? body.file_ids;
     const ids = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === "string") : idList(typeof raw === "string" ? raw : undefined);

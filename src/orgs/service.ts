@@ -1,4 +1,5 @@
 import type { Store } from "../store/db.js";
+import { SettingsStore } from "../store/settings.js";
 import { displayPrefix, hashApiKey, newApiKey, newId } from "../util/ids.js";
 import { OrgStore, type ApiKeyRow, type Organization } from "./store.js";
 
@@ -11,6 +12,13 @@ export interface CreatedKey {
   readonly key: string;
   readonly row: ApiKeyRow;
 }
+
+export interface FirstOrganization extends CreatedKey {
+  readonly org: Organization;
+}
+
+/** Claimed once per store by the process that creates the first organization. */
+const FIRST_RUN_SETTING = "first_run_organization";
 
 /** Organizations and API keys: creation, lookup by presented key, revocation, bootstrap. */
 export class OrgService {
@@ -39,7 +47,13 @@ export class OrgService {
 
   /** Creates a key; the raw key is returned once and only its hash is stored. */
   async createKey(orgId: string, name: string, rawKey: string = newApiKey()): Promise<CreatedKey> {
-    const row: ApiKeyRow = {
+    const row = this.keyRow(orgId, name, rawKey);
+    await this.orgs.insertKey(row);
+    return { key: rawKey, row };
+  }
+
+  private keyRow(orgId: string, name: string, rawKey: string): ApiKeyRow {
+    return {
       id: newId(),
       org_id: orgId,
       key_hash: hashApiKey(rawKey),
@@ -49,8 +63,6 @@ export class OrgService {
       revoked_at: null,
       expires_at: null,
     };
-    await this.orgs.insertKey(row);
-    return { key: rawKey, row };
   }
 
   listKeys(orgId: string | null): Promise<ApiKeyRow[]> {
@@ -70,6 +82,28 @@ export class OrgService {
   }
 
   /**
+   * First run: when the store has no organization at all, creates one ("default") with a key
+   * and returns both, the raw key for the caller to show once. Returns null otherwise, and on
+   * every later start. Several processes starting together on one store agree: each tries to
+   * claim one settings row in its transaction and only the one whose value was stored goes on.
+   */
+  async createFirstOrganization(): Promise<FirstOrganization | null> {
+    if (await this.orgs.hasOrganizations()) return null;
+    return this.store.transaction(async (tx) => {
+      const orgs = new OrgStore(tx);
+      const orgId = newId();
+      const claimed = await new SettingsStore(tx).getOrCreate(FIRST_RUN_SETTING, () => orgId, this.now());
+      if (claimed !== orgId || (await orgs.hasOrganizations())) return null;
+      const org = { id: orgId, name: "default", created_at: this.now() };
+      await orgs.createOrganization(org);
+      const key = newApiKey();
+      const row = this.keyRow(org.id, "first-run", key);
+      await orgs.insertKey(row);
+      return { org, key, row };
+    });
+  }
+
+  /**
    * Each bootstrap key that does not exist yet gets its own new organization. Idempotent
    * across restarts and safe when several processes boot together (the hash is unique).
    */
@@ -82,16 +116,7 @@ export class OrgService {
           const orgs = new OrgStore(tx);
           const org = { id: newId(), name: "bootstrap", created_at: this.now() };
           await orgs.createOrganization(org);
-          await orgs.insertKey({
-            id: newId(),
-            org_id: org.id,
-            key_hash: hashApiKey(key),
-            prefix: displayPrefix(key),
-            name: "bootstrap",
-            created_at: this.now(),
-            revoked_at: null,
-            expires_at: null,
-          });
+          await orgs.insertKey(this.keyRow(org.id, "bootstrap", key));
         });
         created += 1;
       } catch (err) {

@@ -20,6 +20,10 @@ export class OrgStore {
     return this.db.selectFrom("organizations").selectAll().orderBy("created_at").execute();
   }
 
+  async hasOrganizations(): Promise<boolean> {
+    return (await this.db.selectFrom("organizations").select("id").limit(1).executeTakeFirst()) !== undefined;
+  }
+
   async insertKey(key: ApiKeyRow): Promise<void> {
     await this.db.insertInto("api_keys").values(key).execute();
   }

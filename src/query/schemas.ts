@@ -21,7 +21,12 @@ export const QueryBody = Type.Object({
   max_results: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 100 }), Type.Null()])),
   alpha: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Literal("auto"), Type.Null()])),
   recency_bias: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
-  additional_context: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])),
+  additional_context: Type.Optional(
+    Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()], {
+      description:
+        "Vendor SDK field ('additional context to guide retrieval'). Accepted for compatibility and ignored: the interface does not define what it does to ranking. Not to be confused with data.additional_context in the answer.",
+    }),
+  ),
   acl: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 }), Type.String(), Type.Null()])),
 });
 

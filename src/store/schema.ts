@@ -105,6 +105,8 @@ export interface ContextItemsTable {
   content: string | null;
   file_name: string | null;
   file_mime: string | null;
+  /** SHA-256 (hex) of an uploaded file's bytes; null for other items and files stored before it existed. */
+  content_hash: string | null;
   blob_id: string | null;
   infer: number;
   inferred_content: string | null;

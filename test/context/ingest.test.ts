@@ -19,7 +19,7 @@ describe("POST /context/ingest and the indexing pipeline", () => {
       [{ name: "handbook.md", content: md, type: "text/markdown" }],
     );
     assert.equal(res.status, 202, res.text);
-    assert.deepEqual(field(res.body, "data.results"), [{ id: "handbook", status: "queued" }]);
+    assert.deepEqual(field(res.body, "data.results"), [{ id: "handbook", status: "queued", file_name: "handbook.md" }]);
     assert.equal(field(res.body, "data.success_count"), 1);
     assert.equal(field(res.body, "data.failed_count"), 0);
     const [row] = await waitTerminal(t, "kb", ["handbook"]);

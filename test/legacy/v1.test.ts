@@ -37,7 +37,7 @@ describe("legacy v1 endpoints", () => {
     assert.equal(res.status, 202);
     const body = (await res.json()) as { results: Array<{ id: string; status: string }>; success: boolean; data?: unknown };
     assert.equal(body.data, undefined, "v1 answers plain objects, not the v2 envelope");
-    assert.deepEqual(body.results, [{ id: "v1-guide", status: "queued" }]);
+    assert.deepEqual(body.results, [{ id: "v1-guide", status: "queued", file_name: "coffee.txt" }]);
     await done(["guide", "v1-guide"]);
 
     const recall = await t.request("POST", "/recall/full_recall", { body: { tenant_id: "v1", query: "where are coffee beans ordered from", max_chunks: 3 } });

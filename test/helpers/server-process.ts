@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import type { TestContext } from "node:test";
+import { eventually } from "./harness.js";
+import type { TestDb } from "./test-db.js";
+import { freePort } from "./webhook-receiver.js";
+
+export interface ServerProcess {
+  readonly proc: ChildProcess;
+  readonly baseUrl: string;
+  readonly port: number;
+  /** Everything the process wrote to stdout so far. */
+  stdout(): string;
+  /** SIGTERM, then waits for the exit (SIGKILL after 10 s). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `src/main.ts` as a real process on the test store, as `npm start` would (without the
+ * build), and waits until /healthz answers. The process is killed by pid when the test ends,
+ * whether it passed, failed or timed out.
+ */
+export async function startServerProcess(t: TestContext, db: TestDb, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LOG_LEVEL: "warn", EMBEDDING_WORKERS: "1", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  proc.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  const exited = once(proc, "exit");
+  const stop = async (): Promise<void> => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.kill("SIGTERM");
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  t.after(async () => {
+    if (proc.pid !== undefined && proc.exitCode === null && proc.signalCode === null) process.kill(proc.pid, "SIGKILL");
+    await exited;
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await eventually(async () => {
+    if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}: ${out}`);
+    return (await fetch(`${baseUrl}/healthz`).catch(() => null))?.ok;
+  }, 60_000, 100);
+  return { proc, baseUrl, port, stdout: () => out, stop };
+}
