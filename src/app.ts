@@ -136,7 +136,16 @@ export async function createApplication(config: Config): Promise<Application> {
   pipeline.onStatusChange(async (tx, change) => {
     await webhooks.outbox.recordStatusChange(tx, change);
   });
-  const graphArea = new GraphAreaService(store, databases, { maxRows: config.graphMaxRows, timeoutMs: config.graphQueryTimeoutMs });
+  const graphArea = new GraphAreaService(store, databases, {
+    maxRows: config.graphMaxRows,
+    timeoutMs: config.graphQueryTimeoutMs,
+    maxListLength: config.graphMaxListLength,
+    maxStringLength: config.graphMaxStringLength,
+    workers: config.graphWorkers,
+    workerMemoryMb: config.graphWorkerMemoryMb,
+    maxConcurrentPerOrg: config.graphMaxConcurrentPerOrg,
+    onWorkerCrash: (err) => server.log.error({ err }, "a graph query worker crashed; it is replaced on next use"),
+  });
   stats.register((row) => graphArea.counts(row));
 
   const handlers: JobHandlers = {
@@ -228,6 +237,7 @@ export async function createApplication(config: Config): Promise<Application> {
         warmUpAbort.abort();
         await indexesWarm;
         await activeWorker.stop(config.shutdownTimeoutMs);
+        await graphArea.close();
         await vectors.saveAll().catch((err: unknown) => server.log.warn({ err }, "saving vector indexes failed"));
         await embedder.close();
         await store.close();

@@ -51,6 +51,16 @@ export interface Config {
   readonly graphQueryTimeoutMs: number;
   /** Graph area: rows returned at most per query; further rows are dropped. */
   readonly graphMaxRows: number;
+  /** Graph area: query worker threads; each holds its own cache of collection graphs. */
+  readonly graphWorkers: number;
+  /** Graph area: heap cap of one query worker in MB; a worker past it is terminated and replaced. */
+  readonly graphWorkerMemoryMb: number;
+  /** Graph area: queries one organization may have in flight; beyond it 429 RATE_LIMITED. */
+  readonly graphMaxConcurrentPerOrg: number;
+  /** Graph area: longest list a query may build, and most rows it may hold at once. */
+  readonly graphMaxListLength: number;
+  /** Graph area: longest string a query may build (UTF-16 code units). */
+  readonly graphMaxStringLength: number;
 }
 
 export type EmbeddingConfig =
@@ -184,6 +194,11 @@ export function loadConfig(env: Env = process.env): Config {
     fileUrlSecret: fileUrlSecret(env),
     graphQueryTimeoutMs: int(env, "GRAPH_QUERY_TIMEOUT_MS", 30_000, 1, 3_600_000),
     graphMaxRows: int(env, "GRAPH_MAX_ROWS", 10_000, 1, 10_000_000),
+    graphWorkers: int(env, "GRAPH_WORKERS", 2, 1, 64),
+    graphWorkerMemoryMb: int(env, "GRAPH_WORKER_MEMORY_MB", 1024, 64, 65_536),
+    graphMaxConcurrentPerOrg: int(env, "GRAPH_MAX_CONCURRENT_PER_ORG", 2, 1, 1_000),
+    graphMaxListLength: int(env, "GRAPH_MAX_LIST_LENGTH", 10_000_000, 1_000, 100_000_000),
+    graphMaxStringLength: int(env, "GRAPH_MAX_STRING_LENGTH", 4 * 1024 * 1024, 1_024, 256 * 1024 * 1024),
   });
 }
 
