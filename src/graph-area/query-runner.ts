@@ -82,8 +82,8 @@ export class GraphQueryRunner {
   }
 
   /**
-   * The rows when the write committed at the head it ran at (or changed nothing); null when the
-   * collection does not exist yet or another writer got in first: then it runs under the lock.
+   * The rows when the write committed at the head it ran at (or changed nothing); null when
+   * another writer got in first: then it runs under the lock.
    */
   private async optimisticWrite(
     lease: WorkerLease,
@@ -92,28 +92,31 @@ export class GraphQueryRunner {
     query: string,
     params: Readonly<Record<string, unknown>>,
   ): Promise<QueryOutcome | null> {
-    let stored = await this.collections.head(this.store.reader, scope.databaseId, scope.name);
-    if (stored === null) return null;
-    let reply = await this.execute(lease, key, stored, true, query, params);
+    let base = await this.collections.head(this.store.reader, scope.databaseId, scope.name);
+    let reply = await this.execute(lease, key, base, true, query, params);
     if (reply.type === "stale") {
       await this.reload(lease, key, scope);
-      stored = await this.collections.head(this.store.reader, scope.databaseId, scope.name);
-      if (stored === null) return null;
-      reply = await this.execute(lease, key, stored, true, query, params);
+      base = await this.collections.head(this.store.reader, scope.databaseId, scope.name);
+      reply = await this.execute(lease, key, base, true, query, params);
     }
     if (reply.type === "stale") return null;
     if (reply.type !== "changes") throw unexpected(reply);
-    const base = stored;
     const { changes, rows } = reply;
     if (isEmptyChangeRows(changes)) {
       lease.post({ type: "settle", key, head: base });
       return rows;
     }
+    // Run on a never-written collection (base null), the changes still apply if the locked
+    // collection is empty, which version 0 means (created by this transaction, or by a write that
+    // changed nothing).
+    const ranAt = base;
+    const unchanged = (locked: CollectionHead): boolean =>
+      ranAt === null ? locked.version === 0 : locked.id === ranAt.id && locked.version === ranAt.version;
     let head: CollectionHead | null = null;
     try {
       head = await this.store.transaction(async (tx) => {
         const locked = await this.collections.lockForWrite(tx, scope, this.now());
-        if (locked.id !== base.id || locked.version !== base.version) return null;
+        if (!unchanged(locked)) return null;
         await writeChangeRows(tx, this.store.backend, { collectionId: locked.id, orgId: scope.orgId, databaseId: scope.databaseId }, changes);
         const next = { id: locked.id, version: locked.version + 1 };
         await this.collections.setVersion(tx, next.id, next.version);
@@ -122,6 +125,7 @@ export class GraphQueryRunner {
     } finally {
       lease.post({ type: "settle", key, head });
     }
+    if (head !== null) lease.remember(key);
     return head === null ? null : rows;
   }
 

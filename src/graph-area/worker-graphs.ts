@@ -13,6 +13,8 @@ const LOAD_EVICTION_SHARE = 0.5;
 // Above this share a running query stops with ResourceLimitError before the hard limit kills the worker.
 const QUERY_STOP_SHARE = 0.85;
 
+const UNCOMMITTED: CollectionHead = { id: "", version: 0 };
+
 interface Entry {
   readonly graph: CollectionGraph;
   head: CollectionHead;
@@ -87,7 +89,10 @@ export class WorkerGraphs {
     if (!req.write && certainlyWrites(req.query)) return { type: "needs-write", id: req.id };
     let graph: CollectionGraph;
     if (req.head === null) {
-      graph = new CollectionGraph(); // never written (or dropped): an empty graph that creates nothing
+      // Never written (or dropped): an empty graph. A write on it is kept under a head no stored
+      // collection has, until settle gives it the head the main thread committed it at.
+      graph = new CollectionGraph();
+      if (req.write) this.install(req.key, { graph, head: UNCOMMITTED });
     } else {
       const entry = this.entries.get(req.key);
       const freshness = freshnessOf(entry, req.head);
