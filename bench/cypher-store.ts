@@ -55,9 +55,9 @@ try {
   }
   console.log(`load ${RELS} relationships (UNWIND batches of ${BATCH}): ${seconds(t0)} s`);
 
-  await measureShapes(socialGraphShapes(NODES, RUNS, pick), async (q, params) => (await query("social", q, params)).rows.length);
+  await measureShapes(socialGraphShapes(NODES, RUNS, pick), async (q, params) => (await query("social", q, params)).rowCount);
   await measure("single-node write (SET, persisted)", RUNS, async () => {
-    return (await query("social", "MATCH (n:Person {id: $id}) SET n.seen = true", { id: pick(NODES) })).rows.length;
+    return (await query("social", "MATCH (n:Person {id: $id}) SET n.seen = true", { id: pick(NODES) })).rowCount;
   });
 
   t0 = performance.now();

@@ -158,7 +158,16 @@ export async function createApplication(config: Config): Promise<Application> {
   pipeline.onStatusChange(async (tx, change) => {
     await webhooks.outbox.recordStatusChange(tx, change);
   });
-  const graphArea = new GraphAreaService(store, databases, { maxRows: config.graphMaxRows, timeoutMs: config.graphQueryTimeoutMs });
+  const graphArea = new GraphAreaService(store, databases, {
+    maxRows: config.graphMaxRows,
+    timeoutMs: config.graphQueryTimeoutMs,
+    maxListLength: config.graphMaxListLength,
+    maxStringLength: config.graphMaxStringLength,
+    workers: config.graphWorkers,
+    workerMemoryMb: config.graphWorkerMemoryMb,
+    maxConcurrentPerOrg: config.graphMaxConcurrentPerOrg,
+    onWorkerCrash: (err) => server.log.error({ err }, "a graph query worker crashed; it is replaced on next use"),
+  });
   stats.register((row) => graphArea.counts(row));
 
   const edit = new ContextEditService(store, databases, blobs, vectors);
@@ -279,6 +288,7 @@ export async function createApplication(config: Config): Promise<Application> {
           },
           // Running jobs get most of what is left; those still running then are released.
           { name: "drain jobs", run: (remaining) => activeWorker.stop(Math.floor(remaining * JOB_DRAIN_SHARE)) },
+          { name: "stop the graph query workers", run: () => graphArea.close() },
           { name: "write the query log", run: () => queryLog.flush() },
           { name: "save vector indexes", run: () => vectors.saveAll() },
           { name: "close the embedder", run: () => embedder.close() },

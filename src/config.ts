@@ -65,6 +65,16 @@ export interface Config {
   readonly graphQueryTimeoutMs: number;
   /** Graph area: rows returned at most per query; further rows are dropped. */
   readonly graphMaxRows: number;
+  /** Graph area: query worker threads; each holds its own cache of collection graphs. */
+  readonly graphWorkers: number;
+  /** Graph area: heap cap of one query worker in MB; a worker past it is terminated and replaced. */
+  readonly graphWorkerMemoryMb: number;
+  /** Graph area: queries one organization may have in flight; beyond it 429 RATE_LIMITED. */
+  readonly graphMaxConcurrentPerOrg: number;
+  /** Graph area: longest list a query may build, and most rows it may hold at once. */
+  readonly graphMaxListLength: number;
+  /** Graph area: longest string a query may build (UTF-16 code units). */
+  readonly graphMaxStringLength: number;
   /** Key material for encrypting connector credentials at rest; null stores them unencrypted. */
   readonly connectorSecretKey: string | null;
   /** Base URLs of the providers' APIs (GitHub Enterprise, proxies, local fakes). */
@@ -273,6 +283,11 @@ export function loadConfig(env: Env = process.env): Config {
     graphMaxRows: int(env, "GRAPH_MAX_ROWS", 10_000, 1, 10_000_000),
     connectorSecretKey: env.CONNECTOR_SECRET_KEY?.trim() || null,
     connectorApiUrls: connectorApiUrls(env),
+    graphWorkers: int(env, "GRAPH_WORKERS", 2, 1, 64),
+    graphWorkerMemoryMb: int(env, "GRAPH_WORKER_MEMORY_MB", 1024, 64, 65_536),
+    graphMaxConcurrentPerOrg: int(env, "GRAPH_MAX_CONCURRENT_PER_ORG", 2, 1, 1_000),
+    graphMaxListLength: int(env, "GRAPH_MAX_LIST_LENGTH", 10_000_000, 1_000, 100_000_000),
+    graphMaxStringLength: int(env, "GRAPH_MAX_STRING_LENGTH", 4 * 1024 * 1024, 1_024, 256 * 1024 * 1024),
   });
 }
 

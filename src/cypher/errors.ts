@@ -13,6 +13,7 @@ export type CypherErrorType =
   | "ProcedureError"
   | "ArithmeticError"
   | "TimeoutError"
+  | "ResourceLimitError"
   | "UnsupportedError";
 
 export type CypherErrorPhase = "compile time" | "runtime";
@@ -81,4 +82,14 @@ export function runtimeTypeError(detail: string, reason: string): CypherError {
 
 export function argumentError(detail: string, reason: string): CypherError {
   return new CypherError("ArgumentError", "runtime", detail, reason);
+}
+
+/** A query past its time budget; the caller rolls it back. */
+export function timeoutError(): CypherError {
+  return new CypherError("TimeoutError", "runtime", "QueryTimeout", "query exceeded its time budget and was rolled back");
+}
+
+/** A query that would build or hold more than its size budget allows (list, string, rows, memory). */
+export function resourceLimitError(detail: string, reason: string): CypherError {
+  return new CypherError("ResourceLimitError", "runtime", detail, reason);
 }

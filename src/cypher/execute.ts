@@ -15,6 +15,12 @@ export interface ExecuteOptions {
   readonly timeoutMs?: number;
   /** Injectable clock for tests. */
   readonly now?: () => number;
+  /** Longest list built and most rows held at once; past it ResourceLimitError. Default 10,000,000. */
+  readonly maxListLength?: number;
+  /** Longest string built (UTF-16 code units); past it ResourceLimitError. Default 4,194,304. */
+  readonly maxStringLength?: number;
+  /** Probe of the heap, polled from hot loops; true stops the query with ResourceLimitError. */
+  readonly memoryExceeded?: () => boolean;
 }
 
 export interface CypherResult {
@@ -25,6 +31,10 @@ export interface CypherResult {
 
 export const DEFAULT_MAX_ROWS = 10_000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_LIST_LENGTH = 10_000_000;
+export const DEFAULT_MAX_STRING_LENGTH = 4 * 1024 * 1024;
+/** Nesting of parameter values (lists and maps), checked before they are converted. */
+export const MAX_PARAM_DEPTH = 100;
 
 /**
  * Parses, checks, plans and runs one query atomically: if anything throws, every write the query
@@ -41,8 +51,14 @@ export function executeCypher(
   const plan = planQuery(ast);
   const now = options.now ?? (() => performance.now());
   const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
-  const paramMap = new Map<string, Value>(Object.entries(params).map(([k, v]) => [k, fromJson(v)]));
-  const ctx = new ExecContext(store, paramMap, now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS), now);
+  const paramMap = new Map<string, Value>(Object.entries(params).map(([k, v]) => [k, fromJson(v, MAX_PARAM_DEPTH)]));
+  const ctx = new ExecContext(store, paramMap, {
+    deadline: now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    now,
+    maxListLength: options.maxListLength ?? DEFAULT_MAX_LIST_LENGTH,
+    maxStringLength: options.maxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
+    memoryExceeded: options.memoryExceeded ?? null,
+  });
   const mark = store.mark();
   try {
     const rows: Record<string, Value>[] = [];

@@ -1,5 +1,5 @@
 /** Public surface of the openCypher engine. */
-export { executeCypher, DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_MS } from "./execute.js";
+export { executeCypher, DEFAULT_MAX_LIST_LENGTH, DEFAULT_MAX_ROWS, DEFAULT_MAX_STRING_LENGTH, DEFAULT_TIMEOUT_MS, MAX_PARAM_DEPTH } from "./execute.js";
 export type { CypherResult, ExecuteOptions } from "./execute.js";
 export { renderRows, renderValue } from "./render.js";
 export type { JsonValue } from "./render.js";

@@ -9,6 +9,10 @@ export const ERROR_STATUS = {
   INVALID_FILE_FORMAT: 400,
   FILE_TOO_LARGE: 400,
   INVALID_SEARCH_PARAMETERS: 400,
+  /** Graph area: a Cypher query past its time budget; it was rolled back. */
+  QUERY_TIMEOUT: 400,
+  /** Graph area: a Cypher query past its size or memory budget (list, string, rows, worker heap); rolled back. */
+  QUERY_TOO_LARGE: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   /** A file download URL whose signature does not verify (tampered or malformed). */

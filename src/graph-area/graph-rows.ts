@@ -1,8 +1,6 @@
-import type { ChangeSet, IndexDefinition } from "../cypher/index.js";
+import type { IndexDefinition } from "../cypher/index.js";
 import type { Backend, Executor } from "../store/db.js";
-import { upsertNodes, upsertRelationships, type CollectionRowScope, type RelationshipRow } from "./bulk-upsert.js";
-import { CollectionGraph } from "./collection-graph.js";
-import { decodeLabels, decodeProperties, encodeLabels, encodeProperties } from "./property-codec.js";
+import { upsertNodes, upsertRelationships, type CollectionRowScope, type NodeRow, type RelationshipRow } from "./bulk-upsert.js";
 
 // Ids per DELETE statement: well below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const DELETE_BATCH = 1_000;
@@ -14,11 +12,31 @@ function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
 }
 
 /**
- * Reads a whole collection into a fresh in-memory graph. The caller holds a lock that keeps
- * writers out for the duration, so the pages form one consistent state.
+ * One query's changes in their stored form (built by the query worker from its change set):
+ * deleted ids, the current state of every created or updated entity, and the full index list
+ * when it changed (null otherwise).
  */
-export async function loadGraph(db: Executor, collectionId: string): Promise<CollectionGraph> {
-  const graph = new CollectionGraph();
+export interface ChangeRows {
+  readonly deletedNodes: readonly number[];
+  readonly deletedRelationships: readonly number[];
+  readonly nodes: readonly NodeRow[];
+  readonly relationships: readonly RelationshipRow[];
+  readonly indexes: readonly IndexDefinition[] | null;
+}
+
+/** Where the pages of a stored collection go while it is read (the query worker that loads it). */
+export interface GraphPageSink {
+  nodes(rows: NodeRow[]): Promise<void>;
+  relationships(rows: RelationshipRow[]): Promise<void>;
+  indexes(defs: IndexDefinition[]): Promise<void>;
+}
+
+/**
+ * Reads a whole collection in keyset pages, handing each page on as stored (labels and properties
+ * still encoded; the worker decodes them). The caller holds a snapshot or the collection lock, so
+ * the pages form one consistent state.
+ */
+export async function readGraphRows(db: Executor, collectionId: string, sink: GraphPageSink): Promise<void> {
   for (let after = -1; ; ) {
     const page = await db
       .selectFrom("graph_nodes")
@@ -28,7 +46,7 @@ export async function loadGraph(db: Executor, collectionId: string): Promise<Col
       .orderBy("node_id")
       .limit(LOAD_PAGE)
       .execute();
-    for (const r of page) graph.restoreNode(Number(r.node_id), decodeLabels(r.labels), decodeProperties(r.properties));
+    await sink.nodes(page.map((r): NodeRow => [Number(r.node_id), r.labels, r.properties]));
     if (page.length < LOAD_PAGE) break;
     after = Number(page[page.length - 1]?.node_id);
   }
@@ -41,9 +59,7 @@ export async function loadGraph(db: Executor, collectionId: string): Promise<Col
       .orderBy("rel_id")
       .limit(LOAD_PAGE)
       .execute();
-    for (const r of page) {
-      graph.restoreRelationship(Number(r.rel_id), r.type, Number(r.start_node), Number(r.end_node), decodeProperties(r.properties));
-    }
+    await sink.relationships(page.map((r): RelationshipRow => [Number(r.rel_id), r.type, Number(r.start_node), Number(r.end_node), r.properties]));
     if (page.length < LOAD_PAGE) break;
     after = Number(page[page.length - 1]?.rel_id);
   }
@@ -55,33 +71,24 @@ export async function loadGraph(db: Executor, collectionId: string): Promise<Col
     .orderBy("token")
     .orderBy("property")
     .execute();
-  for (const def of indexes) graph.createIndex(def);
-  graph.commit();
-  graph.takeChanges();
-  return graph;
+  await sink.indexes(indexes);
 }
 
-export function isEmptyChangeSet(c: ChangeSet): boolean {
+export function isEmptyChangeRows(c: ChangeRows): boolean {
   return (
-    !c.indexesChanged &&
-    c.createdNodes.length + c.updatedNodes.length + c.deletedNodes.length === 0 &&
-    c.createdRelationships.length + c.updatedRelationships.length + c.deletedRelationships.length === 0
+    c.indexes === null &&
+    c.nodes.length + c.deletedNodes.length === 0 &&
+    c.relationships.length + c.deletedRelationships.length === 0
   );
 }
 
 /**
- * Writes one query's change set: only the touched nodes, relationships and (when they changed)
- * the index definitions. Created and updated entities are both upserts of their current state.
- * One change set never holds an id both deleted and created (the engine frees ids only between
- * change sets), so the order of deletes and upserts does not matter.
+ * Writes one query's changes: only the touched nodes, relationships and (when they changed) the
+ * index definitions. Created and updated entities are both upserts of their current state. One
+ * change set never holds an id both deleted and created (the engine frees ids only between change
+ * sets), so the order of deletes and upserts does not matter.
  */
-export async function writeChangeSet(
-  db: Executor,
-  backend: Backend,
-  scope: CollectionRowScope,
-  graph: CollectionGraph,
-  changes: ChangeSet,
-): Promise<void> {
+export async function writeChangeRows(db: Executor, backend: Backend, scope: CollectionRowScope, changes: ChangeRows): Promise<void> {
   const { collectionId } = scope;
   for (const batch of chunks(changes.deletedRelationships, DELETE_BATCH)) {
     await db.deleteFrom("graph_relationships").where("collection_id", "=", collectionId).where("rel_id", "in", batch).execute();
@@ -89,15 +96,9 @@ export async function writeChangeSet(
   for (const batch of chunks(changes.deletedNodes, DELETE_BATCH)) {
     await db.deleteFrom("graph_nodes").where("collection_id", "=", collectionId).where("node_id", "in", batch).execute();
   }
-  const touchedNodes = [...changes.createdNodes, ...changes.updatedNodes];
-  await upsertNodes(db, backend, scope, touchedNodes.map((id) => [id, encodeLabels(graph.nodeLabels(id)), encodeProperties(graph.nodeProperties(id))]));
-  const touchedRels = [...changes.createdRelationships, ...changes.updatedRelationships];
-  const relRows = touchedRels.map((id): RelationshipRow => {
-    const rel = graph.relationship(id);
-    return [id, rel.type, rel.start, rel.end, encodeProperties(graph.relProperties(id))];
-  });
-  await upsertRelationships(db, backend, scope, relRows);
-  if (changes.indexesChanged) await replaceIndexes(db, scope, graph.listIndexes());
+  await upsertNodes(db, backend, scope, changes.nodes);
+  await upsertRelationships(db, backend, scope, changes.relationships);
+  if (changes.indexes !== null) await replaceIndexes(db, scope, changes.indexes);
 }
 
 async function replaceIndexes(db: Executor, scope: CollectionRowScope, indexes: readonly IndexDefinition[]): Promise<void> {

@@ -1,3 +1,4 @@
+import type { Static } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { requirePrincipal } from "../http/auth.js";
 import {
@@ -38,7 +39,11 @@ export function registerGraphAreaRoutes(app: App, service: GraphAreaService): vo
     const outcome = await service.query(orgId, database, collection, query, params ?? {});
     // The cap drops rows silently (spec); the header lets a client notice and page.
     if (outcome.truncated) void reply.header("X-Result-Truncated", "true");
-    return { success: true as const, data: outcome.rows };
+    // The worker rendered and serialised the rows; Fastify sends a string with a JSON content type
+    // as it is, so the rows (of any size or depth) are never walked again on this thread. The body
+    // is exactly the declared GraphQueryResult, hence the cast.
+    const body = `{"success":true,"data":${outcome.json}}`;
+    return reply.type("application/json; charset=utf-8").send(body as unknown as Static<typeof GraphQueryResult>);
   });
 
   app.get("/byog/collections", { config, schema: { tags, querystring: GraphDatabaseQuery, response: { 200: GraphCollectionList } } }, async (req) => {

@@ -1,15 +1,15 @@
-import { CypherError } from "../cypher/index.js";
+import { MAX_PARAM_DEPTH } from "../cypher/index.js";
 import type { DatabaseService } from "../databases/service.js";
 import type { DatabaseRow } from "../databases/store.js";
 import { invalidInput } from "../errors/app-error.js";
 import type { Executor, Store } from "../store/db.js";
-import { CollectionCache } from "./collection-cache.js";
-import { GraphQueryRunner, type QueryLimits, type QueryOutcome } from "./query-runner.js";
+import { OrgConcurrencyLimit } from "./org-concurrency.js";
+import { nestedDeeperThan } from "./param-depth.js";
+import { collectionKey, GraphQueryRunner, type QueryLimits, type QueryOutcome } from "./query-runner.js";
 import { GraphCollectionStore } from "./store.js";
+import { QueryWorkerPool } from "./worker-pool.js";
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-// Loaded graphs kept per process; beyond it the least recently used idle ones are dropped.
-const CACHED_COLLECTIONS = 64;
 
 export function validateCollectionName(name: string): string {
   if (!COLLECTION_NAME.test(name)) {
@@ -24,6 +24,17 @@ export interface DeletedDatabase {
   deleted_collections: string[];
 }
 
+export interface GraphAreaSettings extends QueryLimits {
+  /** Query worker threads (each with its own graph cache). */
+  readonly workers: number;
+  /** Heap cap of one worker in MB. */
+  readonly workerMemoryMb: number;
+  /** Queries one organization may have in flight; beyond it 429. */
+  readonly maxConcurrentPerOrg: number;
+  /** Where an unexpected worker crash is reported. */
+  readonly onWorkerCrash?: (err: Error) => void;
+}
+
 /**
  * Rules of the graph area (bring-your-own-graph). A graph collection may live in any database of
  * the organization: in a graph database made by `createDatabase` (kind "graph"), or next to the
@@ -32,16 +43,22 @@ export interface DeletedDatabase {
  */
 export class GraphAreaService {
   private readonly collections: GraphCollectionStore;
-  private readonly cache = new CollectionCache(CACHED_COLLECTIONS);
+  private readonly pool: QueryWorkerPool;
   private readonly runner: GraphQueryRunner;
+  private readonly perOrg: OrgConcurrencyLimit;
 
   constructor(
     private readonly store: Store,
     private readonly databases: DatabaseService,
-    limits: QueryLimits,
+    settings: GraphAreaSettings,
   ) {
     this.collections = new GraphCollectionStore(store.backend);
-    this.runner = new GraphQueryRunner(store, this.collections, this.cache, limits);
+    // With two or more workers one organization never holds them all.
+    const maxPerOrg = Math.min(settings.maxConcurrentPerOrg, Math.max(1, settings.workers - 1));
+    this.pool = new QueryWorkerPool({ size: settings.workers, memoryMb: settings.workerMemoryMb, maxPerOrg, onCrash: settings.onWorkerCrash });
+    const { maxRows, timeoutMs, maxListLength, maxStringLength } = settings;
+    this.runner = new GraphQueryRunner(store, this.collections, this.pool, { maxRows, timeoutMs, maxListLength, maxStringLength });
+    this.perOrg = new OrgConcurrencyLimit(settings.maxConcurrentPerOrg);
     databases.registerPurger((tx, row) => this.purge(tx, row));
     databases.registerCollectionLister((row) => (row.kind === "graph" ? this.collections.list(store.db, row.id) : Promise.resolve([])));
   }
@@ -50,16 +67,20 @@ export class GraphAreaService {
     return this.databases.create(orgId, name, undefined, "graph");
   }
 
-  /** Runs one query; Cypher errors (including the time budget) become 400 INVALID_INPUT with the engine's message. */
+  /**
+   * Runs one query in a query worker. Cypher errors are 400 INVALID_INPUT with the engine's
+   * message; past the time budget 400 QUERY_TIMEOUT, past a size or memory budget 400
+   * QUERY_TOO_LARGE; more than the organization's concurrent queries 429 RATE_LIMITED.
+   */
   async query(orgId: string, database: string, collection: string, query: string, params: Readonly<Record<string, unknown>>): Promise<QueryOutcome> {
     validateCollectionName(collection);
-    const row = await this.databases.get(orgId, database);
-    try {
-      return await this.runner.run({ orgId, databaseId: row.id, name: collection }, query, params);
-    } catch (err) {
-      if (err instanceof CypherError) throw invalidInput(err.message);
-      throw err;
+    if (nestedDeeperThan(params, MAX_PARAM_DEPTH)) {
+      throw invalidInput(`Query parameters are nested too deeply (more than ${MAX_PARAM_DEPTH} levels of lists and maps)`);
     }
+    return this.perOrg.run(orgId, async () => {
+      const row = await this.databases.get(orgId, database);
+      return this.runner.run({ orgId, databaseId: row.id, name: collection }, query, params);
+    });
   }
 
   async listCollections(orgId: string, database: string): Promise<string[]> {
@@ -71,12 +92,10 @@ export class GraphAreaService {
   async dropCollection(orgId: string, database: string, collection: string): Promise<boolean> {
     validateCollectionName(collection);
     const row = await this.databases.get(orgId, database);
-    const entry = this.cache.entry(row.id, collection);
-    return entry.exclusive(async () => {
-      const dropped = await this.store.transaction((tx) => this.collections.drop(tx, row.id, collection));
-      entry.discard();
-      return dropped;
-    });
+    const dropped = await this.store.transaction((tx) => this.collections.drop(tx, row.id, collection));
+    // Only memory: a worker's copy of a dropped collection never matches a stored head again.
+    this.pool.forget(collectionKey(row.id, collection));
+    return dropped;
   }
 
   async deleteDatabase(orgId: string, database: string): Promise<DeletedDatabase> {
@@ -85,11 +104,11 @@ export class GraphAreaService {
       const names = await this.collections.list(this.store.db, row.id);
       // The database's rows go with the database-deletion job (the purger below).
       await this.databases.delete(orgId, database);
-      this.cache.forget(row.id);
+      this.pool.forget(collectionKey(row.id, ""));
       return { database: row.name, deleted: true, deleted_collections: names };
     }
     const names = await this.store.transaction((tx) => this.collections.dropAll(tx, row.id));
-    this.cache.forget(row.id);
+    this.pool.forget(collectionKey(row.id, ""));
     return { database: row.name, deleted: false, deleted_collections: names };
   }
 
@@ -97,8 +116,13 @@ export class GraphAreaService {
     return this.collections.counts(this.store.db, row.id);
   }
 
+  /** Stops the query workers (their cached graphs go with them). */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
   private async purge(tx: Executor, row: DatabaseRow): Promise<void> {
     await this.collections.dropAll(tx, row.id);
-    this.cache.forget(row.id);
+    this.pool.forget(collectionKey(row.id, ""));
   }
 }

@@ -107,3 +107,38 @@ void test("the planner uses an index for equality lookups", () => {
   assert.deepEqual(r.rows, [{ k: 500n }]);
   assert.equal(scans, 0);
 });
+
+test("size budgets: range, concatenation, collect and held rows fail fast with ResourceLimitError and roll back", () => {
+  const store = new MemoryGraphStore();
+  const limits = { maxListLength: 1_000, maxStringLength: 1_000 };
+  const fails = (query: string, detail: string) =>
+    assert.throws(
+      () => executeCypher(store, query, {}, limits),
+      (e: unknown) => e instanceof CypherError && e.type === "ResourceLimitError" && e.detail === detail,
+      query,
+    );
+  fails("RETURN range(1, 1000000000) AS r", "ListTooLong");
+  fails("RETURN size(reduce(s = 'a', i IN range(1, 20) | s + s)) AS n", "StringTooLong");
+  fails("RETURN size(reduce(l = [1], i IN range(1, 20) | l + l)) AS n", "ListTooLong");
+  fails("UNWIND range(1, 1000) AS i UNWIND range(1, 2) AS j RETURN size(collect(i)) AS n", "ListTooLong");
+  fails("UNWIND range(1, 1000) AS i UNWIND range(1, 2) AS j RETURN i ORDER BY i", "TooManyRows");
+  fails("UNWIND range(1, 1000) AS i UNWIND range(1, 2) AS j CREATE (:N)", "TooManyRows");
+  assert.equal(executeCypher(store, "MATCH (n) RETURN count(n) AS c").rows[0]?.c, 0n, "the refused CREATE wrote nothing");
+  assert.equal(executeCypher(store, "RETURN size(range(1, 1000)) AS n", {}, limits).rows[0]?.n, 1000n, "at the budget is fine");
+});
+
+test("nesting: the parser and the tree-depth check refuse deep input with SyntaxError/NestingTooDeep, never a RangeError", () => {
+  const store = new MemoryGraphStore();
+  const deep = (q: string) =>
+    assert.throws(() => executeCypher(store, q), (e: unknown) => e instanceof CypherError && e.detail === "NestingTooDeep", q.slice(0, 40));
+  deep(`RETURN ${"(".repeat(10_000)}1${")".repeat(10_000)}`);
+  deep(`RETURN ${"NOT ".repeat(10_000)}true`);
+  deep(`RETURN ${Array.from({ length: 10_000 }, () => "1").join(" + ")}`);
+  deep(`WITH {a: 1} AS m RETURN m${".a".repeat(10_000)}`);
+  deep(`${"CALL { ".repeat(1_000)}RETURN 1 AS x${" }".repeat(1_000)} RETURN x`);
+  assert.equal(executeCypher(store, `RETURN ${"(".repeat(150)}1${")".repeat(150)} AS x`).rows[0]?.x, 1n, "150 levels are fine");
+  assert.throws(
+    () => executeCypher(store, "RETURN $p AS p", { p: JSON.parse(`${"[".repeat(500)}${"]".repeat(500)}`) as unknown }),
+    (e: unknown) => e instanceof CypherError && e.detail === "ParameterTooDeep",
+  );
+});

@@ -30,19 +30,19 @@ describe("graph area limits", () => {
     assert.deepEqual(await g.rows("c", "MATCH (n:Capped) RETURN count(n) AS n"), [{ n: 12 }]);
   });
 
-  test("a write that runs past the time budget is rolled back and answered 400", async () => {
+  test("a write that runs past the time budget is rolled back and answered 400 QUERY_TIMEOUT", async () => {
     const res = await g.query("slow", "UNWIND range(1, 10000) AS i UNWIND range(1, 10000) AS j CREATE (:T {i: i})");
-    assert.match(assertDetailError(res, 400, "INVALID_INPUT"), /time budget/);
+    assert.match(assertDetailError(res, 400, "QUERY_TIMEOUT"), /time budget/);
     assert.deepEqual(await g.rows("slow", "MATCH (n) RETURN count(n) AS n"), [{ n: 0 }]);
     assert.deepEqual(await g.collections(), ["c"], "nothing of the timed-out write was stored");
     const existing = await g.query("c", "MATCH (n:Capped) SET n.touched = true WITH n UNWIND range(1, 10000) AS i UNWIND range(1, 10000) AS j RETURN count(*) AS n");
-    assertDetailError(existing, 400, "INVALID_INPUT");
+    assertDetailError(existing, 400, "QUERY_TIMEOUT");
     assert.deepEqual(await g.rows("c", "MATCH (n:Capped) WHERE n.touched RETURN count(n) AS n"), [{ n: 0 }]);
   });
 
-  test("a read past the budget is 400 too", async () => {
+  test("a read past the budget is 400 QUERY_TIMEOUT too", async () => {
     const res = await g.query("c", "UNWIND range(1, 10000) AS i UNWIND range(1, 10000) AS j WITH i WHERE i < 0 RETURN count(i) AS n");
-    assert.match(assertDetailError(res, 400, "INVALID_INPUT"), /TimeoutError/);
+    assert.match(assertDetailError(res, 400, "QUERY_TIMEOUT"), /TimeoutError/);
   });
 
   test("bodies above 256 KiB are 413 in the {detail} shape; just below is accepted", async () => {

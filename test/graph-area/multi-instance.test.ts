@@ -10,8 +10,9 @@ import { createGraphDatabase, graphClient } from "./graph-client.js";
 // the event loop both share; separate processes serialise on BEGIN IMMEDIATE instead.
 test("two instances on one store see each other's writes and stay consistent", async () => {
   const db = await createTestDb();
-  const a = await startTestApp({}, db);
-  const b = await startTestApp({}, db);
+  // 20 concurrent writes of one organization below: above the default per-organization limit.
+  const a = await startTestApp({ GRAPH_MAX_CONCURRENT_PER_ORG: "32" }, db);
+  const b = await startTestApp({ GRAPH_MAX_CONCURRENT_PER_ORG: "32" }, db);
   try {
     await createGraphDatabase(a, "shared");
     const ga = graphClient(a, "shared");

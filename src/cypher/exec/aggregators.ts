@@ -2,6 +2,7 @@ import { argumentError, runtimeTypeError } from "../errors.js";
 import { orderCompare, valueKey } from "../values/compare.js";
 import { checkedInt } from "../values/int64.js";
 import { typeName } from "../values/value.js";
+import type { ExecContext } from "./context.js";
 import type { Value } from "../values/value.js";
 
 /** One running aggregate for one group. */
@@ -15,7 +16,10 @@ function num(fn: string, v: Value): bigint | number {
   throw runtimeTypeError("InvalidArgumentType", `${fn}() expects numbers, got ${typeName(v)}`);
 }
 
-function makeBase(name: string): Aggregator {
+/** Fails the query before a list an aggregate holds grows past the budget. */
+type Grow = (length: number) => void;
+
+function makeBase(name: string, grow: Grow): Aggregator {
   switch (name) {
     case "count": {
       let n = 0n;
@@ -59,13 +63,13 @@ function makeBase(name: string): Aggregator {
     }
     case "collect": {
       const items: Value[] = [];
-      return { add: (v) => void items.push(v), result: () => items };
+      return { add: (v) => void grow(items.push(v)), result: () => items };
     }
     case "stdev":
     case "stdevp": {
       const xs: number[] = [];
       return {
-        add: (v) => void xs.push(Number(num(name, v))),
+        add: (v) => void grow(xs.push(Number(num(name, v)))),
         result: () => {
           const n = xs.length;
           const denominator = name === "stdev" ? n - 1 : n;
@@ -77,13 +81,13 @@ function makeBase(name: string): Aggregator {
     }
     case "percentilecont":
     case "percentiledisc":
-      return percentile(name === "percentilecont");
+      return percentile(name === "percentilecont", grow);
     default:
       throw new Error(`unknown aggregate ${name}`);
   }
 }
 
-function percentile(continuous: boolean): Aggregator {
+function percentile(continuous: boolean, grow: Grow): Aggregator {
   const xs: (bigint | number)[] = [];
   let p: number | null = null;
   return {
@@ -91,7 +95,7 @@ function percentile(continuous: boolean): Aggregator {
       const q = Number(num("percentile", extra));
       if (q < 0 || q > 1 || Number.isNaN(q)) throw argumentError("NumberOutOfRange", `percentile must be between 0.0 and 1.0, got ${q}`);
       p = q;
-      xs.push(num("percentile", v));
+      grow(xs.push(num("percentile", v)));
     },
     result: () => {
       if (xs.length === 0 || p === null) return null;
@@ -111,8 +115,9 @@ function percentile(continuous: boolean): Aggregator {
 }
 
 /** Nulls are skipped (except by count(*), which never sees a value); DISTINCT drops repeats. */
-export function makeAggregator(name: string, distinct: boolean): Aggregator {
-  const base = makeBase(name);
+export function makeAggregator(name: string, distinct: boolean, ctx: ExecContext): Aggregator {
+  const grow: Grow = (length) => ctx.checkLength(length, "list");
+  const base = makeBase(name, grow);
   const seen = distinct ? new Set<string>() : null;
   return {
     add(value, extra) {
@@ -120,7 +125,7 @@ export function makeAggregator(name: string, distinct: boolean): Aggregator {
       if (seen !== null) {
         const k = valueKey(value);
         if (seen.has(k)) return;
-        seen.add(k);
+        grow(seen.add(k).size);
       }
       base.add(value, extra);
     },

@@ -27,7 +27,7 @@ export function compileCollectionExpr(expr: CollectionExpr, env: CompileEnv, com
   switch (expr.kind) {
     case "List": {
       const items = expr.items.map(c);
-      return (row, ctx) => items.map((i) => i(row, ctx));
+      return (row, ctx) => ctx.sized(items.map((i) => i(row, ctx)));
     }
     case "Map": {
       const entries = expr.entries.map(([k, v]) => [k, c(v)] as const);
@@ -72,6 +72,7 @@ export function compileCollectionExpr(expr: CollectionExpr, env: CompileEnv, com
         const scope: Row = { ...row };
         const out: Value[] = [];
         for (const item of items) {
+          ctx.tick();
           scope[variable] = item;
           if (where !== null && where(scope, ctx) !== true) continue;
           out.push(projection === null ? item : projection(scope, ctx));
@@ -91,6 +92,7 @@ export function compileCollectionExpr(expr: CollectionExpr, env: CompileEnv, com
         let trues = 0;
         let nulls = 0;
         for (const item of items) {
+          ctx.tick();
           scope[variable] = item;
           const r = asBool(where(scope, ctx), quantifier);
           if (r === true) trues++;
@@ -122,6 +124,7 @@ export function compileCollectionExpr(expr: CollectionExpr, env: CompileEnv, com
         if (items === null) return null;
         const scope: Row = { ...row, [accumulator]: init(row, ctx) };
         for (const item of items) {
+          ctx.tick();
           scope[variable] = item;
           scope[accumulator] = body(scope, ctx);
         }

@@ -147,6 +147,8 @@ function compileBinary(op: string, l: Evaluator, r: Evaluator): Evaluator {
     default: {
       const f = BINARY[op];
       if (f === undefined) throw new Error(`unknown operator ${op}`);
+      // String and list concatenation are where a query can double its data per step.
+      if (op === "+") return (row, ctx) => ctx.sized(add(l(row, ctx), r(row, ctx)));
       return (row, ctx) => f(l(row, ctx), r(row, ctx));
     }
   }
@@ -161,9 +163,9 @@ function compileFunction(expr: Extract<Expr, { kind: "FunctionCall" }>, env: Com
   const call = def.call;
   if (args.length === 1) {
     const a0 = args[0] as Evaluator;
-    return (row, ctx) => call([a0(row, ctx)], ctx);
+    return (row, ctx) => ctx.sized(call([a0(row, ctx)], ctx));
   }
-  return (row, ctx) => call(args.map((a) => a(row, ctx)), ctx);
+  return (row, ctx) => ctx.sized(call(args.map((a) => a(row, ctx)), ctx));
 }
 
 function compileCase(expr: Extract<Expr, { kind: "Case" }>, c: (e: Expr) => Evaluator): Evaluator {

@@ -27,7 +27,10 @@ export function compilePatternExpr(expr: PatternExpr, env: CompileEnv, compile: 
       const projection = compile(expr.projection, { ...env, scope: inner });
       return (row, ctx) => {
         const out: Value[] = [];
-        for (const m of runMatch(program, row, ctx)) out.push(projection(m, ctx));
+        for (const m of runMatch(program, row, ctx)) {
+          if (out.length >= ctx.budget.maxListLength) ctx.checkLength(out.length + 1, "list");
+          out.push(projection(m, ctx));
+        }
         return out;
       };
     }

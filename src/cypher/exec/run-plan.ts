@@ -25,7 +25,7 @@ function* union(plan: QueryPlan & { kind: "Union" }, input: readonly Row[], ctx:
       if (plan.distinct) {
         const key = plan.columns.map((c) => valueKey(row[c] ?? null)).join("\u0001");
         if (seen.has(key)) continue;
-        seen.add(key);
+        ctx.checkLength(seen.add(key).size, "rows");
       }
       yield row;
     }
@@ -41,17 +41,17 @@ function applyStep(step: PlanStep, rows: Iterable<Row>, ctx: ExecContext): Itera
     case "Projection":
       return projectionOp(rows, step.spec, ctx);
     case "Create":
-      return createOp([...rows], step.patterns, ctx);
+      return createOp(ctx.drain(rows), step.patterns, ctx);
     case "Merge":
-      return mergeOp([...rows], step.pattern, step.program, step.onCreate, step.onMatch, ctx);
+      return mergeOp(ctx.drain(rows), step.pattern, step.program, step.onCreate, step.onMatch, ctx);
     case "Update":
-      return updateOp([...rows], step.ops, ctx);
+      return updateOp(ctx.drain(rows), step.ops, ctx);
     case "Delete":
-      return deleteOp([...rows], step.targets, step.detach, ctx);
+      return deleteOp(ctx.drain(rows), step.targets, step.detach, ctx);
     case "CallSubquery":
-      return callSubquery([...rows], step, ctx);
+      return callSubquery(ctx.drain(rows), step, ctx);
     case "SchemaChange": {
-      const materialised = [...rows];
+      const materialised = ctx.drain(rows);
       if (step.action === "create") ctx.store.createIndex(step.index);
       else ctx.store.dropIndex(step.index);
       return materialised;
@@ -63,11 +63,12 @@ function applyStep(step: PlanStep, rows: Iterable<Row>, ctx: ExecContext): Itera
 function callSubquery(rows: readonly Row[], step: PlanStep & { kind: "CallSubquery" }, ctx: ExecContext): Row[] {
   const out: Row[] = [];
   for (const row of rows) {
-    const inner = [...runPlan(step.plan, [step.imports ? row : {}], ctx)];
+    const inner = ctx.drain(runPlan(step.plan, [step.imports ? row : {}], ctx));
     if (!step.returns) {
       out.push(row);
       continue;
     }
+    ctx.checkLength(out.length + inner.length, "rows");
     for (const r of inner) out.push({ ...row, ...r });
   }
   return out;

@@ -98,7 +98,10 @@ export function allShortestPaths(spec: ShortestPathSpec, from: number, to: numbe
   }
   const out: Value[] = [];
   const walk = (node: number, rels: number[], nodes: number[]): void => {
+    ctx.tick();
     if (node === from) {
+      // The number of shortest paths can grow exponentially with their length.
+      ctx.checkLength(out.length + 1, "list");
       out.push(new PathValue([...nodes].reverse().map((n) => new NodeRef(n)), [...rels].reverse().map((r) => new RelRef(r))));
       return;
     }

@@ -44,13 +44,20 @@ export const listFunctions: FunctionTable = {
   range: {
     min: 2,
     max: 3,
-    call: (args) => {
+    call: (args, ctx) => {
       const start = intArg("range", arg(args, 0));
       const end = intArg("range", arg(args, 1));
       const step = args.length > 2 ? intArg("range", arg(args, 2)) : 1n;
       if (step === 0n) throw argumentError("NumberOutOfRange", "range() step must not be zero");
+      // The length is known up front: refuse an oversized range before building any of it.
+      const span = step > 0n ? end - start : start - end;
+      const length = span < 0n ? 0n : span / (step > 0n ? step : -step) + 1n;
+      ctx.checkLength(length > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(length), "list");
       const out: Value[] = [];
-      for (let i = start; step > 0n ? i <= end : i >= end; i = checkedInt(i + step)) out.push(i);
+      for (let i = start; step > 0n ? i <= end : i >= end; i = checkedInt(i + step)) {
+        ctx.tick();
+        out.push(i);
+      }
       return out;
     },
   },

@@ -213,7 +213,7 @@ export class ClauseParser extends PatternParser {
   private parseCall(start: number): Clause {
     this.next();
     if (this.acceptPunct("{")) {
-      const body = this.parseUnion();
+      const body = this.nested(() => this.parseUnion());
       this.expectPunct("}");
       return { kind: "CallSubquery", span: this.span(start), body };
     }

@@ -19,6 +19,10 @@ export abstract class ExpressionParser extends TokenCursor {
   protected abstract tryRelationshipPattern(): PatternPart | null;
 
   parseExpression(minBp = 0): Expr {
+    return this.nested(() => this.parseExpressionAt(minBp));
+  }
+
+  private parseExpressionAt(minBp: number): Expr {
     const start = this.peek().start;
     let left = this.parsePrefix();
     for (;;) {

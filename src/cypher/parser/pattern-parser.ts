@@ -27,7 +27,7 @@ export abstract class PatternParser extends ExpressionParser {
     if (this.isPunct("(") && this.isPunct("(", 1)) {
       // A parenthesised pattern `((a)-->(b))`.
       this.next();
-      const inner = this.parsePatternChain(this.peek().start, null);
+      const inner = this.nested(() => this.parsePatternChain(this.peek().start, null));
       this.expectPunct(")");
       return { ...inner, span: this.span(start), pathVariable };
     }

@@ -1,16 +1,31 @@
 import { positionAt, syntaxError } from "../errors.js";
 import type { CypherError } from "../errors.js";
 import type { Span } from "../ast/span.js";
+import { MAX_PARSE_NESTING } from "./nesting-limit.js";
 import type { Token } from "./token.js";
 
 /** Position bookkeeping shared by the parser layers: lookahead, keyword matching, errors with positions. */
 export class TokenCursor {
   protected pos = 0;
+  private depth = 0;
 
   constructor(
     protected readonly source: string,
     protected readonly tokens: readonly Token[],
   ) {}
+
+  /** Runs one level of recursive descent; past MAX_PARSE_NESTING levels the query is refused. */
+  protected nested<T>(parse: () => T): T {
+    if (this.depth >= MAX_PARSE_NESTING) {
+      throw this.errorAt(this.peek().start, "NestingTooDeep", `query is nested too deeply (more than ${MAX_PARSE_NESTING} levels of parentheses, lists, maps, NOT, unary operators or subqueries)`);
+    }
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
+  }
 
   protected peek(offset = 0): Token {
     const t = this.tokens[Math.min(this.pos + offset, this.tokens.length - 1)];

@@ -1,11 +1,13 @@
+import { CypherError } from "../errors.js";
 import { NodeRef, PathValue, RelRef } from "./value.js";
 import type { Value } from "./value.js";
 
 /**
  * Converts caller-supplied parameters to engine values. JSON has one number type, so integral
  * numbers become INTEGER and the rest FLOAT; bigint stays INTEGER; plain objects become maps.
+ * Lists and maps nested deeper than `maxDepth` are refused before the recursion can exhaust the stack.
  */
-export function fromJson(v: unknown): Value {
+export function fromJson(v: unknown, maxDepth = Infinity): Value {
   if (v === null || v === undefined) return null;
   switch (typeof v) {
     case "boolean":
@@ -20,11 +22,14 @@ export function fromJson(v: unknown): Value {
     case "undefined":
       break;
   }
-  if (Array.isArray(v)) return v.map(fromJson);
+  if (maxDepth < 1 && typeof v === "object" && !(v instanceof NodeRef || v instanceof RelRef || v instanceof PathValue)) {
+    throw new CypherError("SyntaxError", "compile time", "ParameterTooDeep", "parameters are nested too deeply");
+  }
+  if (Array.isArray(v)) return v.map((x) => fromJson(x, maxDepth - 1));
   if (v instanceof Map || v instanceof NodeRef || v instanceof RelRef || v instanceof PathValue) return v as Value;
   if (typeof v === "object") {
     const m = new Map<string, Value>();
-    for (const [k, x] of Object.entries(v)) m.set(k, fromJson(x));
+    for (const [k, x] of Object.entries(v)) m.set(k, fromJson(x, maxDepth - 1));
     return m;
   }
   throw new TypeError(`unsupported parameter value of type ${typeof v}`);

@@ -14,7 +14,7 @@ interface Projected {
 /** WITH / RETURN: aggregation, projection, DISTINCT, ORDER BY, SKIP, LIMIT, then WITH's WHERE. */
 export function* projectionOp(input: Iterable<Row>, spec: ProjectionSpec, ctx: ExecContext): Generator<Row> {
   let rows: Iterable<Projected> = spec.aggregation === null ? mapRows(input, spec, ctx) : aggregate(input, spec, ctx);
-  if (spec.distinct) rows = distinct(rows, spec);
+  if (spec.distinct) rows = distinct(rows, spec, ctx);
   if (spec.orderBy.length > 0) rows = sort(rows, spec, ctx);
   const skip = spec.skip === null ? 0 : count(spec.skip, "SKIP", ctx);
   const limit = spec.limit === null ? Infinity : count(spec.limit, "LIMIT", ctx);
@@ -45,14 +45,14 @@ function* aggregate(input: Iterable<Row>, spec: ProjectionSpec, ctx: ExecContext
   const agg = spec.aggregation;
   if (agg === null) return;
   const groups = new Map<string, { first: Row; aggs: Aggregator[] }>();
-  const newGroup = (first: Row) => ({ first, aggs: agg.slots.map((s) => makeAggregator(s.name, s.distinct)) });
+  const newGroup = (first: Row) => ({ first, aggs: agg.slots.map((s) => makeAggregator(s.name, s.distinct, ctx)) });
   for (const row of input) {
     ctx.tick();
     const key = agg.keys.map((k) => valueKey(k(row, ctx))).join("\u0001");
     let group = groups.get(key);
     if (group === undefined) {
       group = newGroup(row);
-      groups.set(key, group);
+      ctx.checkLength(groups.set(key, group).size, "rows");
     }
     agg.slots.forEach((slot, i) => {
       const value: Value = slot.arg === null ? true : slot.arg(row, ctx);
@@ -69,23 +69,24 @@ function* aggregate(input: Iterable<Row>, spec: ProjectionSpec, ctx: ExecContext
   }
 }
 
-function* distinct(rows: Iterable<Projected>, spec: ProjectionSpec): Generator<Projected> {
+function* distinct(rows: Iterable<Projected>, spec: ProjectionSpec, ctx: ExecContext): Generator<Projected> {
   const seen = new Set<string>();
   const names = [...spec.keep, ...spec.items.map((i) => i.name)];
   for (const r of rows) {
     const key = names.map((n) => valueKey(r.out[n] ?? null)).join("\u0001");
     if (seen.has(key)) continue;
-    seen.add(key);
+    ctx.checkLength(seen.add(key).size, "rows");
     yield r;
   }
 }
 
 function sort(rows: Iterable<Projected>, spec: ProjectionSpec, ctx: ExecContext): Projected[] {
-  const keyed = [...rows].map((r) => {
+  const keyed = ctx.drain(rows).map((r) => {
     const scope = { ...r.env, ...r.out };
     return { r, keys: spec.orderBy.map((o) => o.eval(scope, ctx)) };
   });
   keyed.sort((a, b) => {
+    ctx.tick();
     for (let i = 0; i < spec.orderBy.length; i++) {
       const c = orderCompare(a.keys[i] ?? null, b.keys[i] ?? null);
       if (c !== 0) return spec.orderBy[i]?.descending === true ? -c : c;

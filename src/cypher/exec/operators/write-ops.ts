@@ -34,9 +34,10 @@ export function mergeOp(
   for (const row of input) {
     ctx.tick();
     rejectNullProperties(pattern, row, ctx);
-    const matches = [...runMatch(program, row, ctx)];
+    const matches = ctx.drain(runMatch(program, row, ctx));
     if (matches.length > 0) {
       for (const m of matches) applySetOps(onMatch, m, ctx);
+      ctx.checkLength(out.length + matches.length, "rows");
       out.push(...matches);
       continue;
     }
