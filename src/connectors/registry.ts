@@ -1,5 +1,6 @@
 import type { ConnectorApiUrls } from "../config.js";
 import { createGithubProvider } from "./github/index.js";
+import { createLinearProvider } from "./linear/index.js";
 import { PROVIDER_IDS, type ConnectorProvider, type ProviderId } from "./provider.js";
 import { createSlackProvider } from "./slack/index.js";
 
@@ -22,6 +23,7 @@ export function createProviderRegistry(urls: ConnectorApiUrls, now: () => number
     new Map<ProviderId, ConnectorProvider>([
       ["slack", createSlackProvider(urls.slack, now)],
       ["github", createGithubProvider(urls.github, now)],
+      ["linear", createLinearProvider(urls.linear, now)],
     ]),
   );
 }
