@@ -1,6 +1,7 @@
 import type { ConnectorApiUrls } from "../config.js";
 import { createGithubProvider } from "./github/index.js";
 import { createLinearProvider } from "./linear/index.js";
+import { createNotionProvider } from "./notion/index.js";
 import { PROVIDER_IDS, type ConnectorProvider, type ProviderId } from "./provider.js";
 import { createSlackProvider } from "./slack/index.js";
 
@@ -24,6 +25,7 @@ export function createProviderRegistry(urls: ConnectorApiUrls, now: () => number
       ["slack", createSlackProvider(urls.slack, now)],
       ["github", createGithubProvider(urls.github, now)],
       ["linear", createLinearProvider(urls.linear, now)],
+      ["notion", createNotionProvider(urls.notion, now)],
     ]),
   );
 }
