@@ -1,5 +1,8 @@
 import type { ConnectorApiUrls } from "../config.js";
 import { createGithubProvider } from "./github/index.js";
+import { createGmailProvider } from "./gmail/index.js";
+import { createLinearProvider } from "./linear/index.js";
+import { createNotionProvider } from "./notion/index.js";
 import { PROVIDER_IDS, type ConnectorProvider, type ProviderId } from "./provider.js";
 import { createSlackProvider } from "./slack/index.js";
 
@@ -22,6 +25,9 @@ export function createProviderRegistry(urls: ConnectorApiUrls, now: () => number
     new Map<ProviderId, ConnectorProvider>([
       ["slack", createSlackProvider(urls.slack, now)],
       ["github", createGithubProvider(urls.github, now)],
+      ["linear", createLinearProvider(urls.linear, now)],
+      ["notion", createNotionProvider(urls.notion, now)],
+      ["gmail", createGmailProvider(urls.gmail, urls.googleToken, now)],
     ]),
   );
 }

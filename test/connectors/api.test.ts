@@ -14,7 +14,7 @@ test("connector routes: providers, bad input changes nothing, isolation, pause/r
 
   const providers = expectStatus(await t.request("GET", "/connectors/providers"), 200, "providers");
   assert.deepEqual((providers.providers as Array<{ provider: string; supported: boolean }>).map((p) => [p.provider, p.supported]), [
-    ["slack", true], ["github", true], ["linear", false], ["notion", false], ["gmail", false],
+    ["slack", true], ["github", true], ["linear", true], ["notion", true], ["gmail", true],
   ]);
   const slackInfo = expectStatus(await t.request("GET", "/connectors/providers", { query: { id: "slack" } }), 200, "provider");
   assert.ok(JSON.stringify(slackInfo.credential_schema).includes("access_token"));
