@@ -6,7 +6,13 @@ type Schema = { properties?: Record<string, { format?: string; description?: str
 type Operation = { requestBody?: { content: Record<string, { schema: Schema }> } };
 
 // These take no fields at all (an empty JSON object is tolerated); declaring a body would mislead.
-const BODYLESS = new Set(["post /webhooks/indexing/deliveries/{delivery_id}/retry", "post /webhooks/indexing/test"]);
+const BODYLESS = new Set([
+  "post /webhooks/indexing/deliveries/{delivery_id}/retry",
+  "post /webhooks/indexing/test",
+  "post /connectors/{id}/sync",
+  "post /connectors/{id}/pause",
+  "post /connectors/{id}/resume",
+]);
 // The DELETE routes that read a body (the others are addressed by path or organization alone).
 const DELETE_WITH_BODY = ["delete /byog/collections", "delete /byog/databases", "delete /context", "delete /databases", "delete /memories/delete_memory", "delete /tenants", "delete /tenants/delete"];
 
