@@ -18,6 +18,9 @@ export class FakeSlack {
   private readonly messages = new Map<string, SlackMessage[]>();
   private readonly users = new Map<string, SlackUser>();
   private rateLimited: { count: number; retryAfter: number } | null = null;
+  private failures: { method: string | null; skip: number; count: number; status: number } | null = null;
+  /** Every Web API call with its form fields, in order (the HTTP log has no bodies). */
+  readonly calls: Array<{ method: string; params: URLSearchParams }> = [];
   private seq = 0;
 
   private constructor(
@@ -81,11 +84,29 @@ export class FakeSlack {
     this.rateLimited = { count, retryAfter: retryAfterSeconds };
   }
 
+  /**
+   * Server failures: after letting `skip` matching calls through, the next `count` calls of
+   * `method` (any method when absent) answer HTTP `status` (default 500).
+   */
+  failCalls(options: { count: number; method?: string; skip?: number; status?: number }): void {
+    this.failures = { method: options.method ?? null, skip: options.skip ?? 0, count: options.count, status: options.status ?? 500 };
+  }
+
   close(): Promise<void> {
     return this.http.close();
   }
 
   private handle(req: FakeRequest): FakeResponse {
+    const method = req.url.pathname.replace(/^\/api\//, "");
+    this.calls.push({ method, params: new URLSearchParams(req.body) });
+    const f = this.failures;
+    if (f && f.count > 0 && (f.method === null || f.method === method)) {
+      if (f.skip > 0) f.skip--;
+      else {
+        f.count--;
+        return { status: f.status, body: { ok: false, error: "internal_error" } };
+      }
+    }
     if (this.rateLimited && this.rateLimited.count > 0) {
       this.rateLimited.count--;
       return { status: 429, body: { ok: false, error: "ratelimited" }, headers: { "retry-after": String(this.rateLimited.retryAfter) } };
@@ -95,7 +116,6 @@ export class FakeSlack {
     if (this.revoked.has(token)) return ok(false, "token_revoked");
     if (!this.tokens.has(token)) return ok(false, "invalid_auth");
     const p = new URLSearchParams(req.body);
-    const method = req.url.pathname.replace(/^\/api\//, "");
     const limit = Math.min(Number(p.get("limit") ?? 100) || 100, 1000);
     const channel = this.channels.get(p.get("channel") ?? "");
     switch (method) {
