@@ -166,6 +166,24 @@ export class ConnectorStore {
     }
   }
 
+  /** Source ids of the connector's stored items (in one collection) whose parent is one of `parentIds`. */
+  async childrenOf(c: Pick<ConnectorRow, "id" | "database_id">, collection: string, parentIds: readonly string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < parentIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom("context_items")
+        .select("source_id")
+        .where("database_id", "=", c.database_id)
+        .where("corpus", "=", "knowledge")
+        .where("collection", "=", collection)
+        .where("parent_id", "in", parentIds.slice(i, i + 500))
+        .where("connector_id", "=", c.id)
+        .execute();
+      out.push(...rows.map((r) => r.source_id));
+    }
+    return out;
+  }
+
   ledgerOf(connectorId: string, resourceId: string): Promise<Array<Pick<ObjectRow, "source_id" | "collection">>> {
     return this.db.selectFrom("connector_objects").select(["source_id", "collection"]).where("connector_id", "=", connectorId).where("resource_id", "=", resourceId).execute();
   }

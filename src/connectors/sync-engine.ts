@@ -6,7 +6,7 @@ import type { JobQueue } from "../jobs/queue.js";
 import type { Executor, Store } from "../store/db.js";
 import type { CredentialVault } from "./credentials.js";
 import { objectItem, objectItemId, type ObjectItem } from "./object-items.js";
-import type { ConnectorProvider, Credentials, ResourceRef, SyncWindow } from "./provider.js";
+import type { ChangedFilter, ConnectorProvider, Credentials, ResourceRef, SyncWindow } from "./provider.js";
 import { ProviderError } from "./provider-error.js";
 import type { ProviderRegistry } from "./registry.js";
 import { ConnectorStore, type ConnectorRow, type ResourceRow } from "./store.js";
@@ -156,17 +156,35 @@ export class SyncEngine {
     });
   }
 
-  /** Removes the items of objects gone at the provider: the ledger minus the live ids. */
+  /**
+   * Removes the items of objects gone at the provider: the ledger minus the live ids (and minus
+   * the stored children of objects the provider did not re-read). Objects the listing re-read
+   * because they changed (a thread with a new reply) are upserted on the way.
+   */
   private async reconcile(row: ConnectorRow, runId: string, provider: ConnectorProvider, credentials: Credentials, r: ResourceRow, signal: AbortSignal): Promise<void> {
+    const ref = refOf(r);
+    const acl = await provider.resourceAcl(credentials, ref, signal);
+    const instructions = r.custom_instructions ?? row.custom_instructions;
+    const s = new ConnectorStore(this.store.db);
+    const changed: ChangedFilter = async (objects) => {
+      const items = objects.map((o) => objectItem(row, r, o, acl));
+      const known = await s.hashes(row.id, items.map((i) => i.sourceId));
+      return objects.filter((_, k) => known.get(items[k]!.sourceId) !== items[k]!.hash);
+    };
     const live = new Set<string>();
+    const kept = new Set<string>();
     let state: unknown = null;
     do {
       await this.alive(row, runId, signal);
-      const page = await provider.listLiveIds(credentials, refOf(r), state, signal);
+      const page = await provider.listLiveIds(credentials, ref, state, signal, changed);
       for (const id of page.ids) live.add(objectItemId(row, id.kind, id.nativeId));
+      for (const id of page.keepChildrenOf ?? []) kept.add(objectItemId(row, id.kind, id.nativeId));
+      const reread = dedupe((page.objects ?? []).map((o) => objectItem(row, r, o, acl)));
+      for (const i of reread) live.add(i.sourceId);
+      if (reread.length > 0) await this.commitPage(row, runId, r, reread, instructions, async () => undefined);
       state = page.next ?? null;
     } while (state !== null);
-    const s = new ConnectorStore(this.store.db);
+    for (const id of await s.childrenOf(row, r.collection_override ?? row.collection, [...kept])) live.add(id);
     const gone = (await s.ledgerOf(row.id, r.resource_id)).filter((o) => !live.has(o.source_id));
     const byCollection = new Map<string, string[]>();
     for (const o of gone) byCollection.set(o.collection, [...(byCollection.get(o.collection) ?? []), o.source_id]);
