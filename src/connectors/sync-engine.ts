@@ -235,8 +235,8 @@ export class SyncEngine {
         return;
       case "rate_limited": {
         const resumeAt = Math.max(at, err.retryAtMs ?? at + 60_000);
-        // The run continues from its checkpoint in a new job at the reset time; the heartbeat is
-        // set to that time so the scheduler does not take the waiting run for a dead one.
+        // The run continues from its checkpoint in a new job at the reset time (enqueued before
+        // this job completes, so the run always has a live job).
         await this.store.transaction(async (tx) => {
           if (!(await new ConnectorStore(tx).update(row.id, { sync_state: "queued", sync_heartbeat_at: resumeAt, updated_at: at }, { runId }))) return;
           await this.queue.enqueue("connector.sync", { connectorId: row.id, runId }, { executor: tx, runAt: resumeAt, dedupeKey: `connector-sync:${runId}:${at}:${attempt}` });

@@ -58,3 +58,28 @@ test("provider failures (HTTP 500) go to last_error with backoff; the next attem
   assert.equal(delay3, 3600_000, "after a success the regular interval applies again");
   assert.equal((await connector(t, id)).sync_cycles_completed, 1);
 });
+
+test("a run whose job is gone (dead-lettered) is replaced by the scheduler; a run with a live job is left alone", async (tt) => {
+  const w = await startConnectorWorld();
+  tt.after(() => w.close());
+  const { t, slack } = w;
+  slack.addUser({ id: "UADA0001", name: "Ada", email: "ada@example.com" });
+  slack.addChannel({ id: "C0GENERAL", name: "general" });
+  slack.post("C0GENERAL", { user: "UADA0001", text: "orphaned runs resume" });
+  const id = String(expectStatus(await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }), 201, "create").connector_id);
+  expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
+  const control = t.app.connectors.control;
+  const db = t.app.store.db;
+  // A run claimed long ago whose job is still queued (waiting for a rate-limit reset): alive.
+  await db.updateTable("connectors").set({ sync_state: "queued", run_id: "waiting-run", sync_heartbeat_at: 0 }).where("id", "=", id).execute();
+  await t.app.queue.enqueue("connector.sync", { connectorId: id, runId: "waiting-run" }, { dedupeKey: "connector-sync:waiting-run:1:1", runAt: Date.now() + 3_600_000 });
+  assert.equal(await control.scheduleDue(Date.now()), 0, "its job will run it");
+  assert.equal((await t.request("POST", `/connectors/${id}/sync`)).status, 409);
+  // The job is dead-lettered: the run is orphaned and the next scheduler pass starts a new one.
+  await db.updateTable("jobs").set({ status: "dead" }).where("dedupe_key", "=", "connector-sync:waiting-run:1:1").execute();
+  assert.equal(await control.scheduleDue(Date.now()), 1);
+  t.app.worker.wake();
+  const done = await settled(t, id);
+  assert.equal(done.lifecycle, "active");
+  assert.equal((await connectorItems(t, id)).size, 1);
+});
