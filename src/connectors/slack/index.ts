@@ -122,43 +122,45 @@ export function createSlackProvider(baseUrl: string, now: () => number = Date.no
     },
 
     /**
-     * Every parent of the channel (all history, ids only); a thread's replies are listed (and
-     * upserted) when its thread is re-read: the parent is new or changed against the stored one
-     * (reply_count and latest_reply: a new or deleted reply, also in a thread older than the
-     * trailing week), its latest reply is within the trailing week, or it is in today's sweep
-     * slice. The replies of the other threads are kept as stored (keepChildrenOf).
+     * Every parent of the channel (all history). With `changed`, parents that differ from the
+     * stored ones are returned as objects (an edit to a parent older than the trailing week), and
+     * a thread is re-read (replies listed and returned) when its parent changed (reply_count,
+     * latest_reply: a new or deleted reply, at any age), its latest reply is within the trailing
+     * week, or it is in today's sweep slice; the replies of the other threads stay as stored
+     * (keepChildrenOf). Without `changed`, every thread is listed.
      */
     async listLiveIds(credentials, resource, state, signal, changed) {
       const c = client(credentials, signal);
       const cursor = (state as SlackPullState | null)?.cursor ?? null;
       const channel = channelOf(resource);
-      const page = await c.conversationsHistory({ channel: resource.resourceId, cursor, limit: 999 });
+      const page = await c.conversationsHistory({ channel: channel.id, cursor, limit: 999 });
       const parents = content(page.messages);
-      const ids: Array<{ kind: "message"; nativeId: string }> = parents.map((m) => ({ kind: "message", nativeId: messageNativeId(resource.resourceId, m.ts) }));
+      const ids: Array<{ kind: "message"; nativeId: string }> = parents.map((m) => ({ kind: "message", nativeId: messageNativeId(channel.id, m.ts) }));
       const threads = parents.filter((m) => (m.reply_count ?? 0) > 0);
-      const nowMs = now();
-      let reread = new Set(threads.map((m) => m.ts));
       const objects: SyncedObject[] = [];
       const keepChildrenOf: Array<{ kind: "message"; nativeId: string }> = [];
-      if (changed && threads.length > 0) {
-        const known = await users(c, threads);
-        const differ = new Set((await changed(threads.map((m) => slackMessageObject(channel, m, known)))).map((o) => o.nativeId));
+      if (changed && parents.length > 0) {
+        const nowMs = now();
+        const known = await users(c, parents);
+        const differ = new Set((await changed(parents.map((m) => slackMessageObject(channel, m, known)))).map((o) => o.nativeId));
         const active = (m: SlackMessage): boolean => m.latest_reply !== undefined && tsToMs(m.latest_reply) >= nowMs - TRAILING_MS;
-        reread = new Set(threads.filter((m) => differ.has(messageNativeId(channel.id, m.ts)) || active(m) || inTodaysSweep(m.ts, nowMs)).map((m) => m.ts));
-        const thread: SlackMessage[] = [];
-        for (const m of threads) {
-          if (!reread.has(m.ts)) {
-            keepChildrenOf.push({ kind: "message", nativeId: messageNativeId(channel.id, m.ts) });
-            continue;
+        const reread: SlackMessage[] = [];
+        for (const m of parents) {
+          const nativeId = messageNativeId(channel.id, m.ts);
+          if ((m.reply_count ?? 0) === 0) {
+            if (differ.has(nativeId)) reread.push(m);
+          } else if (differ.has(nativeId) || active(m) || inTodaysSweep(m.ts, nowMs)) {
+            reread.push(m, ...content(await c.threadReplies(channel.id, m.ts)));
+          } else {
+            keepChildrenOf.push({ kind: "message", nativeId });
           }
-          thread.push(m, ...content(await c.threadReplies(channel.id, m.ts)));
         }
-        const all = await users(c, thread, known);
-        objects.push(...thread.map((m) => slackMessageObject(channel, m, all)));
+        const all = await users(c, reread, known);
+        objects.push(...reread.map((m) => slackMessageObject(channel, m, all)));
         for (const o of objects) ids.push({ kind: "message", nativeId: o.nativeId });
       } else {
         for (const m of threads) {
-          for (const r of content(await c.threadReplies(resource.resourceId, m.ts))) ids.push({ kind: "message", nativeId: messageNativeId(resource.resourceId, r.ts) });
+          for (const r of content(await c.threadReplies(channel.id, m.ts))) ids.push({ kind: "message", nativeId: messageNativeId(channel.id, r.ts) });
         }
       }
       const next = nextCursorOf(page);
