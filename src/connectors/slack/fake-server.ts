@@ -131,11 +131,15 @@ export class FakeSlack {
         if (!channel) return ok(false, "channel_not_found");
         const oldest = Number(p.get("oldest") ?? 0);
         const latest = p.get("latest") ? Number(p.get("latest")) : Infinity;
-        const parents = (this.messages.get(channel.id) ?? [])
+        const all = this.messages.get(channel.id) ?? [];
+        const parents = all
           .filter((m) => (m.thread_ts === undefined || m.thread_ts === m.ts) && Number(m.ts) >= oldest && Number(m.ts) <= latest)
-          .sort((a, b) => Number(b.ts) - Number(a.ts))
-          .map((m) => this.withThread(channel.id, m));
-        return paged(parents, p.get("cursor"), limit, "messages");
+          .sort((a, b) => Number(b.ts) - Number(a.ts));
+        const res = paged(parents, p.get("cursor"), limit, "messages");
+        const body = res.body as { messages?: SlackMessage[] };
+        // Thread fields only for the page's parents, from one pass over the channel (large fakes stay fast).
+        if (body.messages) body.messages = this.withThreads(all, body.messages);
+        return res;
       }
       case "conversations.replies": {
         if (!channel) return ok(false, "channel_not_found");
@@ -144,7 +148,7 @@ export class FakeSlack {
         const parent = all.find((m) => m.ts === ts);
         if (!parent) return ok(false, "thread_not_found");
         const replies = all.filter((m) => m.thread_ts === ts && m.ts !== ts).sort((a, b) => Number(a.ts) - Number(b.ts));
-        return paged([this.withThread(channel.id, parent), ...replies], p.get("cursor"), limit, "messages");
+        return paged([...this.withThreads(all, [parent]), ...replies], p.get("cursor"), limit, "messages");
       }
       case "users.info": {
         const user = this.users.get(p.get("user") ?? "");
@@ -155,10 +159,20 @@ export class FakeSlack {
     }
   }
 
-  private withThread(channel: string, m: SlackMessage): SlackMessage {
-    const replies = (this.messages.get(channel) ?? []).filter((r) => r.thread_ts === m.ts && r.ts !== m.ts);
-    if (replies.length === 0) return { ...m };
-    return { ...m, thread_ts: m.ts, reply_count: replies.length, latest_reply: replies.map((r) => r.ts).sort((a, b) => Number(b) - Number(a))[0]! };
+  private withThreads(all: readonly SlackMessage[], parents: readonly SlackMessage[]): SlackMessage[] {
+    const wanted = new Set(parents.map((m) => m.ts));
+    const threads = new Map<string, { count: number; latest: string }>();
+    for (const r of all) {
+      if (r.thread_ts === undefined || r.thread_ts === r.ts || !wanted.has(r.thread_ts)) continue;
+      const t = threads.get(r.thread_ts) ?? { count: 0, latest: r.ts };
+      t.count++;
+      if (Number(r.ts) > Number(t.latest)) t.latest = r.ts;
+      threads.set(r.thread_ts, t);
+    }
+    return parents.map((m) => {
+      const t = threads.get(m.ts);
+      return t ? { ...m, thread_ts: m.ts, reply_count: t.count, latest_reply: t.latest } : { ...m };
+    });
   }
 }
 
