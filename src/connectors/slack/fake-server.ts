@@ -1,4 +1,5 @@
 import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
+import type { DemoWorkspace } from "../demo-workspace.js";
 import type { SlackChannel, SlackMessage, SlackUser } from "./client.js";
 
 interface FakeChannel extends SlackChannel {
@@ -185,4 +186,45 @@ function paged<T>(items: readonly T[], cursor: string | null, limit: number, key
   const page = items.slice(start, start + limit);
   const more = start + limit < items.length;
   return data({ [key]: page, has_more: more, response_metadata: { next_cursor: more ? encodeOffset(start + limit) : "" } });
+}
+
+/** A small Slack workspace for the demo: two channels (one private), threads, a few days of talk. */
+export async function startDemoWorkspace(): Promise<DemoWorkspace> {
+  const token = "xoxb-demo-token";
+  const slack = await FakeSlack.start({ token, teamId: "T0DEMO01" });
+  const people = [
+    { id: "UDEMOADA", name: "Ada Lovelace", email: "ada@example.com" },
+    { id: "UDEMOGRC", name: "Grace Hopper", email: "grace@example.com" },
+    { id: "UDEMOLIN", name: "Linus Torvalds", email: "linus@example.com" },
+  ];
+  for (const p of people) slack.addUser(p);
+  slack.addChannel({ id: "C0DEMOENG", name: "engineering" });
+  slack.addChannel({ id: "C0DEMOLDR", name: "leadership", isPrivate: true, members: ["UDEMOADA", "UDEMOGRC"] });
+  const day = 86_400;
+  const start = Math.floor(Date.now() / 1000) - 5 * day;
+  const threads: Array<[string, string, string[]]> = [
+    ["C0DEMOENG", "The billing service migration to PostgreSQL starts Monday.", ["Which tables move first?", "Invoices first, then payments.", "I will freeze schema changes until Friday."]],
+    ["C0DEMOENG", "Deploy of release 4.2 failed on the canary: TLS handshake errors.", ["The gateway certificate expired last night.", "Renewed; the canary is green again."]],
+    ["C0DEMOENG", "Reminder: on-call handover is Thursday at 10:00.", []],
+    ["C0DEMOLDR", "Hiring plan: two platform engineers in Q3.", ["Budget is approved.", "Let's start with the SRE role."]],
+  ];
+  let objects = 0;
+  threads.forEach(([channel, text, replies], t) => {
+    const at = start + t * day;
+    const root = slack.post(channel, { user: people[t % 3]!.id, text, ts: `${at}.000100` });
+    objects++;
+    replies.forEach((reply, r) => {
+      slack.post(channel, { user: people[(t + r + 1) % 3]!.id, text: reply, threadTs: root, ts: `${at + (r + 1) * 600}.000100` });
+      objects++;
+    });
+  });
+  return {
+    provider: "slack",
+    env: { CONNECTOR_SLACK_API_URL: slack.url },
+    credentials: { access_token: token },
+    resources: [{ resource_id: "C0DEMOENG", resource_type: "channel" }, { resource_id: "C0DEMOLDR", resource_type: "channel" }],
+    objects,
+    sampleQuery: "why did the canary deploy fail",
+    close: () => slack.close(),
+  };
 }
