@@ -6,7 +6,7 @@ import type { JobQueue } from "../jobs/queue.js";
 import type { Executor, Store } from "../store/db.js";
 import type { CredentialVault } from "./credentials.js";
 import { objectItem, objectItemId, type ObjectItem } from "./object-items.js";
-import type { ChangedFilter, ConnectorProvider, Credentials, ResourceRef, SyncWindow } from "./provider.js";
+import type { ChangedFilter, ConnectorProvider, Credentials, PullPage, ResourceRef, SyncWindow } from "./provider.js";
 import { ProviderError } from "./provider-error.js";
 import type { ProviderRegistry } from "./registry.js";
 import { ConnectorStore, type ConnectorRow, type ResourceRow } from "./store.js";
@@ -102,12 +102,20 @@ export class SyncEngine {
       ? (JSON.parse(r.checkpoint) as Checkpoint)
       : { window: provider.openWindow(r.provider_cursor, this.now() - lookbackDays * DAY_MS, this.now()), state: null, pages: 0, rows: 0 };
     const instructions = r.custom_instructions ?? row.custom_instructions;
+    const pull = (state: unknown): Promise<PullPage> => {
+      const p = provider.pull({ credentials, resource: ref, window: cp.window, state, signal });
+      p.catch(() => undefined); // awaited below; a page dropped after a failed commit must not go unhandled
+      return p;
+    };
+    let pending = pull(cp.state);
     for (;;) {
       await this.alive(row, runId, signal);
-      const page = await provider.pull({ credentials, resource: ref, window: cp.window, state: cp.state, signal });
+      const page = await pending;
       const items = dedupe(page.objects.map((o) => objectItem(row, r, o, acl)));
       const done = page.next === null || page.next === undefined;
       const next: Checkpoint = { window: cp.window, state: done ? null : page.next, pages: cp.pages + 1, rows: cp.rows + items.length };
+      // The next page is fetched while this one commits; it counts only once this commit is done.
+      if (!done) pending = pull(next.state);
       await this.commitPage(row, runId, r, items, instructions, async (tx) => {
         const at = this.now();
         await new ConnectorStore(tx).updateResource(r.connector_id, r.resource_id, done
