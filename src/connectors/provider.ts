@@ -131,7 +131,20 @@ export interface PullPage {
 export interface LiveIdsPage {
   readonly ids: ReadonlyArray<{ readonly kind: AppItemKind; readonly nativeId: string }>;
   readonly next: unknown;
+  /**
+   * Objects the listing re-read because they changed (a Slack thread with a new or deleted
+   * reply): the engine upserts them like pulled objects (unchanged hashes are skipped).
+   */
+  readonly objects?: readonly SyncedObject[];
+  /**
+   * Objects whose children the listing did not enumerate (a thread that did not change): their
+   * children stay as stored, and are not taken for deleted.
+   */
+  readonly keepChildrenOf?: ReadonlyArray<{ readonly kind: AppItemKind; readonly nativeId: string }>;
 }
+
+/** Which of these objects differ from what is stored (new, or another content hash). */
+export type ChangedFilter = (objects: readonly SyncedObject[]) => Promise<SyncedObject[]>;
 
 export interface ConnectorProvider {
   readonly descriptor: ProviderDescriptor;
@@ -145,6 +158,9 @@ export interface ConnectorProvider {
   /** Fixes the window of this run from the committed cursor ("" = never pulled). */
   openWindow(cursor: string, lookbackStartMs: number, nowMs: number): SyncWindow;
   pull(request: PullRequest): Promise<PullPage>;
-  /** One page of the ids that exist now; `state` null on the first call. */
-  listLiveIds(credentials: Credentials, resource: ResourceRef, state: unknown, signal: AbortSignal): Promise<LiveIdsPage>;
+  /**
+   * One page of the ids that exist now; `state` null on the first call. `changed` tells which
+   * objects differ from the stored ones, so a provider can re-read only what changed.
+   */
+  listLiveIds(credentials: Credentials, resource: ResourceRef, state: unknown, signal: AbortSignal, changed?: ChangedFilter): Promise<LiveIdsPage>;
 }

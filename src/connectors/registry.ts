@@ -1,4 +1,5 @@
 import type { ConnectorApiUrls } from "../config.js";
+import type { DemoWorkspaceStarter } from "./demo-workspace.js";
 import { createGithubProvider } from "./github/index.js";
 import { createGmailProvider } from "./gmail/index.js";
 import { createLinearProvider } from "./linear/index.js";
@@ -31,3 +32,12 @@ export function createProviderRegistry(urls: ConnectorApiUrls, now: () => number
     ]),
   );
 }
+
+/**
+ * The providers' fake servers with a generated workspace (`npm run demo:connectors`), loaded only
+ * when asked for. Adding a provider: its fake-server.ts exports `startDemoWorkspace` and one line here.
+ */
+export const DEMO_WORKSPACES: Partial<Record<ProviderId, () => Promise<DemoWorkspaceStarter>>> = {
+  slack: async () => (await import("./slack/fake-server.js")).startDemoWorkspace,
+  github: async () => (await import("./github/fake-server.js")).startDemoWorkspace,
+};

@@ -1,10 +1,24 @@
-import { sql, type Updateable } from "kysely";
+import { sql, type RawBuilder, type SqlBool, type Updateable } from "kysely";
 import type { Executor } from "../store/db.js";
 import type { ConnectorObjectsTable, ConnectorResourcesTable, ConnectorsTable } from "../store/schema.js";
 
 export type ConnectorRow = ConnectorsTable;
 export type ResourceRow = ConnectorResourcesTable;
 export type ObjectRow = ConnectorObjectsTable;
+
+/**
+ * A run whose job is gone: not idle, and no queued or running `connector.sync` job carries its
+ * run id (every job of a run has the dedupe key `connector-sync:<run id>:...`). A job whose
+ * worker died is still running with an expired lease: the queue hands it out again after
+ * JOB_LEASE_MS and the run resumes from its checkpoint, so only a dead-lettered or lost job
+ * makes a run orphaned.
+ */
+const orphanedRun = (table: string): RawBuilder<SqlBool> => {
+  const t = sql.table(table);
+  return sql<SqlBool>`(${t}.sync_state <> 'idle' AND NOT EXISTS (
+    SELECT 1 FROM jobs j WHERE j.kind = 'connector.sync' AND j.status IN ('queued', 'running')
+      AND j.dedupe_key LIKE ('connector-sync:' || ${t}.run_id || ':%')))`;
+};
 
 /** Connectors, their resources and their object ledger. One SQL implementation serves both backends. */
 export class ConnectorStore {
@@ -39,20 +53,17 @@ export class ConnectorStore {
 
   /**
    * Starts a run when the connector is free: idle, not paused, not waiting for credentials, or
-   * (stale) a run that went silent before `staleBefore`. True when this call claimed it.
+   * (with `takeOrphaned`) when its run lost its job. True when this call claimed it.
    */
-  async claimRun(id: string, runId: string, reconcile: boolean, at: number, staleBefore: number | null): Promise<boolean> {
+  async claimRun(id: string, runId: string, reconcile: boolean, at: number, takeOrphaned: boolean): Promise<boolean> {
     const res = await this.db
       .updateTable("connectors")
       .set({ sync_state: "queued", run_id: runId, run_reconcile: reconcile ? 1 : 0, sync_heartbeat_at: at, updated_at: at })
       .where("id", "=", id)
       .where((eb) =>
-        staleBefore === null
-          ? eb.and([eb("sync_state", "=", "idle"), eb("paused", "=", 0), eb("needs_reauth", "=", 0)])
-          : eb.or([
-              eb.and([eb("sync_state", "=", "idle"), eb("paused", "=", 0), eb("needs_reauth", "=", 0)]),
-              eb.and([eb("sync_state", "!=", "idle"), eb("sync_heartbeat_at", "<", staleBefore)]),
-            ]),
+        takeOrphaned
+          ? eb.or([eb.and([eb("sync_state", "=", "idle"), eb("paused", "=", 0), eb("needs_reauth", "=", 0)]), orphanedRun("connectors")])
+          : eb.and([eb("sync_state", "=", "idle"), eb("paused", "=", 0), eb("needs_reauth", "=", 0)]),
       )
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
@@ -73,16 +84,16 @@ export class ConnectorStore {
 
   /**
    * Connectors whose scheduled time has come (idle, not paused, not waiting for new
-   * credentials, with resources), plus runs that went silent past `staleBefore` (their job died).
+   * credentials, with resources), plus runs whose job is gone (see orphanedRun).
    */
-  async due(now: number, staleBefore: number, limit: number): Promise<ConnectorRow[]> {
+  async due(now: number, limit: number): Promise<ConnectorRow[]> {
     return this.db
       .selectFrom("connectors as c")
       .selectAll("c")
       .where((eb) =>
         eb.or([
           eb.and([eb("c.sync_state", "=", "idle"), eb("c.paused", "=", 0), eb("c.needs_reauth", "=", 0), eb("c.next_sync_at", "<=", now)]),
-          eb.and([eb("c.sync_state", "!=", "idle"), eb("c.sync_heartbeat_at", "<", staleBefore)]),
+          orphanedRun("c"),
         ]),
       )
       .where((eb) => eb.exists(eb.selectFrom("connector_resources as r").select("r.resource_id").whereRef("r.connector_id", "=", "c.id")))
@@ -164,6 +175,24 @@ export class ConnectorStore {
         )
         .execute();
     }
+  }
+
+  /** Source ids of the connector's stored items (in one collection) whose parent is one of `parentIds`. */
+  async childrenOf(c: Pick<ConnectorRow, "id" | "database_id">, collection: string, parentIds: readonly string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < parentIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom("context_items")
+        .select("source_id")
+        .where("database_id", "=", c.database_id)
+        .where("corpus", "=", "knowledge")
+        .where("collection", "=", collection)
+        .where("parent_id", "in", parentIds.slice(i, i + 500))
+        .where("connector_id", "=", c.id)
+        .execute();
+      out.push(...rows.map((r) => r.source_id));
+    }
+    return out;
   }
 
   ledgerOf(connectorId: string, resourceId: string): Promise<Array<Pick<ObjectRow, "source_id" | "collection">>> {

@@ -7,8 +7,6 @@ import { ConnectorStore, type ConnectorRow } from "./store.js";
 
 /** A scheduled cycle runs the id-only deletion reconciliation at most this often; on-demand syncs always do. */
 export const RECONCILE_EVERY_MS = 24 * 3_600_000;
-/** A run with no progress for this long lost its job (the sync job's timeout plus its lease). */
-export const STALE_RUN_MS = 35 * 60_000;
 const SCHEDULE_BATCH = 100;
 
 export const workflowIdOf = (connectorId: string): string => `connector-sync-${connectorId}`;
@@ -34,10 +32,10 @@ export class SyncControl {
   }
 
   /** Claims a run and enqueues its job; false when the connector was not free. */
-  async start(connectorId: string, reconcile: boolean, staleBefore: number | null, runAt?: number): Promise<string | null> {
+  async start(connectorId: string, reconcile: boolean, takeOrphaned: boolean, runAt?: number): Promise<string | null> {
     const runId = newId();
     const claimed = await this.store.transaction(async (tx) => {
-      if (!(await new ConnectorStore(tx).claimRun(connectorId, runId, reconcile, this.now(), staleBefore))) return false;
+      if (!(await new ConnectorStore(tx).claimRun(connectorId, runId, reconcile, this.now(), takeOrphaned))) return false;
       await this.queue.enqueue("connector.sync", { connectorId, runId }, { executor: tx, dedupeKey: `connector-sync:${runId}:0`, ...(runAt !== undefined ? { runAt } : {}) });
       return true;
     });
@@ -50,7 +48,7 @@ export class SyncControl {
     const row = await this.find(orgId, id);
     if (row.paused === 1) throw new AppError("CONNECTOR_CONFLICT", "the connector is paused; resume it first");
     if (row.needs_reauth === 1) throw new AppError("CONNECTOR_CONFLICT", `the connector needs new credentials (${row.needs_reauth_reason}); PATCH credentials first`);
-    const runId = await this.start(row.id, true, null);
+    const runId = await this.start(row.id, true, false);
     if (runId === null) throw new AppError("CONNECTOR_CONFLICT", "a sync of this connector is already queued or running");
     return { run_id: runId, workflow_id: workflowIdOf(row.id) };
   }
@@ -73,13 +71,18 @@ export class SyncControl {
     return { connector_id: row.id, paused: false };
   }
 
-  /** The scheduler pass: starts every due connector (and restarts silent runs); returns how many started. */
+  /**
+   * The scheduler pass: starts every due connector; returns how many started. A run interrupted
+   * by a crash needs nothing from here: its job comes back when its lease expires (JOB_LEASE_MS)
+   * and resumes from the checkpoints. Only a run whose job is gone (dead-lettered) is replaced
+   * by a new run, which also continues from the resources' checkpoints.
+   */
   async scheduleDue(now: number = this.now()): Promise<number> {
-    const due = await new ConnectorStore(this.store.db).due(now, now - STALE_RUN_MS, SCHEDULE_BATCH);
+    const due = await new ConnectorStore(this.store.db).due(now, SCHEDULE_BATCH);
     let started = 0;
     for (const row of due) {
       const reconcile = row.last_reconciled_at === null || now - row.last_reconciled_at >= RECONCILE_EVERY_MS;
-      if ((await this.start(row.id, reconcile, now - STALE_RUN_MS)) !== null) started++;
+      if ((await this.start(row.id, reconcile, true)) !== null) started++;
     }
     return started;
   }

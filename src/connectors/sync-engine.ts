@@ -6,7 +6,7 @@ import type { JobQueue } from "../jobs/queue.js";
 import type { Executor, Store } from "../store/db.js";
 import type { CredentialVault } from "./credentials.js";
 import { objectItem, objectItemId, type ObjectItem } from "./object-items.js";
-import type { ConnectorProvider, Credentials, ResourceRef, SyncWindow } from "./provider.js";
+import type { ChangedFilter, ConnectorProvider, Credentials, PullPage, ResourceRef, SyncWindow } from "./provider.js";
 import { ProviderError } from "./provider-error.js";
 import type { ProviderRegistry } from "./registry.js";
 import { ConnectorStore, type ConnectorRow, type ResourceRow } from "./store.js";
@@ -102,12 +102,20 @@ export class SyncEngine {
       ? (JSON.parse(r.checkpoint) as Checkpoint)
       : { window: provider.openWindow(r.provider_cursor, this.now() - lookbackDays * DAY_MS, this.now()), state: null, pages: 0, rows: 0 };
     const instructions = r.custom_instructions ?? row.custom_instructions;
+    const pull = (state: unknown): Promise<PullPage> => {
+      const p = provider.pull({ credentials, resource: ref, window: cp.window, state, signal });
+      p.catch(() => undefined); // awaited below; a page dropped after a failed commit must not go unhandled
+      return p;
+    };
+    let pending = pull(cp.state);
     for (;;) {
       await this.alive(row, runId, signal);
-      const page = await provider.pull({ credentials, resource: ref, window: cp.window, state: cp.state, signal });
+      const page = await pending;
       const items = dedupe(page.objects.map((o) => objectItem(row, r, o, acl)));
       const done = page.next === null || page.next === undefined;
       const next: Checkpoint = { window: cp.window, state: done ? null : page.next, pages: cp.pages + 1, rows: cp.rows + items.length };
+      // The next page is fetched while this one commits; it counts only once this commit is done.
+      if (!done) pending = pull(next.state);
       await this.commitPage(row, runId, r, items, instructions, async (tx) => {
         const at = this.now();
         await new ConnectorStore(tx).updateResource(r.connector_id, r.resource_id, done
@@ -158,17 +166,35 @@ export class SyncEngine {
     });
   }
 
-  /** Removes the items of objects gone at the provider: the ledger minus the live ids. */
+  /**
+   * Removes the items of objects gone at the provider: the ledger minus the live ids (and minus
+   * the stored children of objects the provider did not re-read). Objects the listing re-read
+   * because they changed (a thread with a new reply) are upserted on the way.
+   */
   private async reconcile(row: ConnectorRow, runId: string, provider: ConnectorProvider, credentials: Credentials, r: ResourceRow, signal: AbortSignal): Promise<void> {
+    const ref = refOf(r);
+    const acl = await provider.resourceAcl(credentials, ref, signal);
+    const instructions = r.custom_instructions ?? row.custom_instructions;
+    const s = new ConnectorStore(this.store.db);
+    const changed: ChangedFilter = async (objects) => {
+      const items = objects.map((o) => objectItem(row, r, o, acl));
+      const known = await s.hashes(row.id, items.map((i) => i.sourceId));
+      return objects.filter((_, k) => known.get(items[k]!.sourceId) !== items[k]!.hash);
+    };
     const live = new Set<string>();
+    const kept = new Set<string>();
     let state: unknown = null;
     do {
       await this.alive(row, runId, signal);
-      const page = await provider.listLiveIds(credentials, refOf(r), state, signal);
+      const page = await provider.listLiveIds(credentials, ref, state, signal, changed);
       for (const id of page.ids) live.add(objectItemId(row, id.kind, id.nativeId));
+      for (const id of page.keepChildrenOf ?? []) kept.add(objectItemId(row, id.kind, id.nativeId));
+      const reread = dedupe((page.objects ?? []).map((o) => objectItem(row, r, o, acl)));
+      for (const i of reread) live.add(i.sourceId);
+      if (reread.length > 0) await this.commitPage(row, runId, r, reread, instructions, async () => undefined);
       state = page.next ?? null;
     } while (state !== null);
-    const s = new ConnectorStore(this.store.db);
+    for (const id of await s.childrenOf(row, r.collection_override ?? row.collection, [...kept])) live.add(id);
     const gone = (await s.ledgerOf(row.id, r.resource_id)).filter((o) => !live.has(o.source_id));
     const byCollection = new Map<string, string[]>();
     for (const o of gone) byCollection.set(o.collection, [...(byCollection.get(o.collection) ?? []), o.source_id]);
@@ -219,8 +245,8 @@ export class SyncEngine {
         return;
       case "rate_limited": {
         const resumeAt = Math.max(at, err.retryAtMs ?? at + 60_000);
-        // The run continues from its checkpoint in a new job at the reset time; the heartbeat is
-        // set to that time so the scheduler does not take the waiting run for a dead one.
+        // The run continues from its checkpoint in a new job at the reset time (enqueued before
+        // this job completes, so the run always has a live job).
         await this.store.transaction(async (tx) => {
           if (!(await new ConnectorStore(tx).update(row.id, { sync_state: "queued", sync_heartbeat_at: resumeAt, updated_at: at }, { runId }))) return;
           await this.queue.enqueue("connector.sync", { connectorId: row.id, runId }, { executor: tx, runAt: resumeAt, dedupeKey: `connector-sync:${runId}:${at}:${attempt}` });

@@ -48,6 +48,8 @@ export interface GraphContextRequest {
   /** Expanded principals (see context/acl.ts), or null for no ACL scoping. */
   readonly principals: readonly string[] | null;
   readonly mode: "fast" | "thinking";
+  /** Leave out items written by connectors (POST /query without query_apps). */
+  readonly excludeConnectorItems?: boolean;
 }
 
 export interface RelatedItemsRequest {
@@ -61,6 +63,8 @@ export interface RelatedItemsRequest {
   readonly maxHops?: number;
   /** Connected items returned at most (default 20). */
   readonly limit?: number;
+  /** Leave out items written by connectors (POST /query without query_apps). */
+  readonly excludeConnectorItems?: boolean;
 }
 
 export interface RelatedItem {
@@ -95,8 +99,8 @@ export class GraphContextProvider {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private scopeOf(databaseId: string, corpus: Corpus, collection: string, principals: readonly string[] | null): TraversalScope {
-    return { backend: this.store.backend, databaseId, corpus, collection, principals, now: this.now() };
+  private scopeOf(databaseId: string, corpus: Corpus, collection: string, principals: readonly string[] | null, excludeConnectorItems = false): TraversalScope {
+    return { backend: this.store.backend, databaseId, corpus, collection, principals, now: this.now(), excludeConnectorItems };
   }
 
   /**
@@ -111,7 +115,7 @@ export class GraphContextProvider {
     const chunkPaths: ScoredPath[] = [];
     await this.store.snapshot(async (db) => {
       for (const collection of req.collections) {
-        const s = this.scopeOf(req.databaseId, req.corpus, collection, req.principals);
+        const s = this.scopeOf(req.databaseId, req.corpus, collection, req.principals, req.excludeConnectorItems);
         query.push(...(await this.queryPaths(db, s, req.queryText, limits)));
         const mine = req.chunks.map((c) => c.chunk_uuid);
         const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
@@ -169,7 +173,7 @@ export class GraphContextProvider {
   /** Items connected to `sourceIds` within 1-2 hops (links, hierarchy, threads), nearest first. */
   async relatedItems(req: RelatedItemsRequest): Promise<RelatedItem[]> {
     const limit = req.limit ?? 20;
-    const s = this.scopeOf(req.databaseId, req.corpus, req.collection, req.principals);
+    const s = this.scopeOf(req.databaseId, req.corpus, req.collection, req.principals, req.excludeConnectorItems);
     const walk = await this.store.snapshot((db) => traverse(db, s, req.sourceIds, Math.min(2, Math.max(1, req.maxHops ?? 2)), req.sourceIds.length + limit));
     return walk.members
       .filter((m) => m.depth > 0)

@@ -33,12 +33,14 @@ export interface TraversalScope {
   /** Expanded principals, or null for no ACL scoping. */
   readonly principals: readonly string[] | null;
   readonly now: number;
+  /** Leave out items written by connectors (POST /query without query_apps). */
+  readonly excludeConnectorItems?: boolean;
 }
 
 const COLUMNS = ["id", "source_id", "title", "app_kind", "app_provider", "app_external_id", "thread_id", "item_timestamp", "created_at"] as const;
 
 export function visibilityOf(s: TraversalScope): Visibility {
-  return { databaseId: s.databaseId, collection: s.collection, corpora: [s.corpus], ids: null, metadata: {}, additional: {}, sourceFields: {}, principals: s.principals, now: s.now };
+  return { databaseId: s.databaseId, collection: s.collection, corpora: [s.corpus], ids: null, metadata: {}, additional: {}, sourceFields: {}, principals: s.principals, now: s.now, excludeConnectorItems: s.excludeConnectorItems === true };
 }
 
 const ITEM_COLUMNS = COLUMNS.map((c) => `i.${c}` as const);

@@ -14,13 +14,23 @@ export interface GraphContextRequest {
   chunks: ReadonlyArray<{ chunk_uuid: string; item_id: string; source_id: string; content: string }>;
   principals: readonly string[] | null;
   mode: "fast" | "thinking";
+  /** Leave out items written by connectors (POST /query without query_apps). */
+  excludeConnectorItems: boolean;
 }
 
 /** Where the query gets its graph context and thinking mode its connected items (the graph subsystem). */
 export interface GraphProvider {
   graphContextFor(request: GraphContextRequest): Promise<GraphContext>;
   /** Source ids of items connected to the given ones within a few hops, nearest first. */
-  relatedItems(request: { databaseId: string; corpus: Corpus; collections: readonly string[]; sourceIds: readonly string[]; principals: readonly string[] | null; limit: number }): Promise<string[]>;
+  relatedItems(request: {
+    databaseId: string;
+    corpus: Corpus;
+    collections: readonly string[];
+    sourceIds: readonly string[];
+    principals: readonly string[] | null;
+    limit: number;
+    excludeConnectorItems: boolean;
+  }): Promise<string[]>;
 }
 
 export const emptyGraphContext = (): GraphContext => ({ query_paths: [], chunk_relations: [], chunk_id_to_group_ids: {} });

@@ -46,6 +46,14 @@ export interface QueryResult {
   additional_context: Record<string, Record<string, unknown>>;
 }
 
+/** What the extras (forceful relations, connected items, graph context) may reach. */
+interface ExtrasScope {
+  databaseId: string;
+  collections: readonly string[];
+  principals: readonly string[] | null;
+  excludeConnectorItems: boolean;
+}
+
 interface Scored {
   h: Hydrated;
   score: number;
@@ -154,12 +162,15 @@ export class QueryService {
       sources: dedupeSources(top.map((s) => s.h)),
       additional_context: {},
     };
+    // The extras obey the same ACL and query_apps rule as the results (not the metadata filters:
+    // they are what the results point at).
+    const extras: ExtrasScope = { databaseId: database.id, collections, principals, excludeConnectorItems: !input.queryApps };
     if (input.mode === "thinking") {
-      if (input.forceful) result.additional_context = await this.forcefullyRelated(top, database.id, collections);
-      Object.assign(result.additional_context, await this.graphConnected(top, database.id, collections, principals, result.additional_context));
+      if (input.forceful) result.additional_context = await this.forcefullyRelated(top, extras);
+      Object.assign(result.additional_context, await this.graphConnected(top, extras, result.additional_context));
     }
     if (input.graphContext) {
-      result.graph_context = await this.graphContext(input, database.id, collections, principals, top);
+      result.graph_context = await this.graphContext(input, extras, top);
     }
     this.queryLog.record({ orgId: input.orgId, requestId: input.requestId, database: input.database, collection: collections.join(",") });
     return result;
@@ -171,8 +182,26 @@ export class QueryService {
     return score * (1 - bias) + bias * Math.exp(-ageDays / 30) * score;
   }
 
+  /** The visible items of `corpus` among `sourceIds` (ACL, expiry, query_apps), as internal and public ids. */
+  private async visibleSources(scope: ExtrasScope, corpus: Corpus, sourceIds: readonly string[]): Promise<Array<{ id: string; source_id: string }>> {
+    const visible = visibleItem(this.store.backend, "i", {
+      databaseId: scope.databaseId,
+      collection: scope.collections[0]!,
+      collections: scope.collections,
+      corpora: [corpus],
+      ids: sourceIds,
+      metadata: {},
+      additional: {},
+      sourceFields: {},
+      principals: scope.principals,
+      now: this.now(),
+      excludeConnectorItems: scope.excludeConnectorItems,
+    });
+    return this.store.reader.selectFrom("context_items as i").select(["i.id", "i.source_id"]).where(visible).execute();
+  }
+
   /** Chunks of items named in the results' `relations.ids`, never crossing knowledge and memory. */
-  private async forcefullyRelated(top: readonly Scored[], databaseId: string, collections: readonly string[]): Promise<Record<string, Record<string, unknown>>> {
+  private async forcefullyRelated(top: readonly Scored[], scope: ExtrasScope): Promise<Record<string, Record<string, unknown>>> {
     const present = new Set(top.map((s) => s.h.item.id));
     const wanted = new Map<string, Set<string>>();
     for (const s of top) {
@@ -185,15 +214,7 @@ export class QueryService {
     }
     const out: Record<string, Record<string, unknown>> = {};
     for (const [corpus, ids] of wanted) {
-      const rows = await this.store.reader
-        .selectFrom("context_items")
-        .select("id")
-        .where("database_id", "=", databaseId)
-        .where("corpus", "=", corpus as Corpus)
-        .where("collection", "in", [...collections])
-        .where("source_id", "in", [...ids])
-        .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", this.now())]))
-        .execute();
+      const rows = await this.visibleSources(scope, corpus as Corpus, [...ids]);
       const itemIds = rows.map((r) => r.id).filter((id) => !present.has(id));
       for (const h of await chunksOfItems(this.store, itemIds, 3)) out[h.chunk.chunk_uuid] = chunkView(h, 0);
     }
@@ -201,46 +222,30 @@ export class QueryService {
   }
 
   /** Thinking mode walks the item graph (threads, hierarchies, declared links) from the results. */
-  private async graphConnected(
-    top: readonly Scored[],
-    databaseId: string,
-    collections: readonly string[],
-    principals: readonly string[] | null,
-    already: Record<string, Record<string, unknown>>,
-  ): Promise<Record<string, Record<string, unknown>>> {
+  private async graphConnected(top: readonly Scored[], scope: ExtrasScope, already: Record<string, Record<string, unknown>>): Promise<Record<string, Record<string, unknown>>> {
     const out: Record<string, Record<string, unknown>> = {};
     const present = new Set([...top.map((s) => s.h.item.id), ...Object.values(already).map((c) => String(c.id))]);
     for (const corpus of new Set(top.map((s) => s.h.item.corpus))) {
       const sourceIds = top.filter((s) => s.h.item.corpus === corpus).map((s) => s.h.item.source_id);
-      const related = await this.graph.relatedItems({ databaseId, corpus, collections, sourceIds, principals, limit: 5 });
+      const related = await this.graph.relatedItems({ ...scope, corpus, sourceIds, limit: 5 });
       if (related.length === 0) continue;
-      const rows = await this.store.reader
-        .selectFrom("context_items")
-        .select(["id", "source_id"])
-        .where("database_id", "=", databaseId)
-        .where("corpus", "=", corpus)
-        .where("collection", "in", [...collections])
-        .where("source_id", "in", related)
-        .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", this.now())]))
-        .execute();
+      const rows = await this.visibleSources(scope, corpus, related);
       const itemIds = rows.filter((r) => !present.has(r.id) && !present.has(r.source_id)).map((r) => r.id);
       for (const h of await chunksOfItems(this.store, itemIds, 1)) out[h.chunk.chunk_uuid] = chunkView(h, 0);
     }
     return out;
   }
 
-  private async graphContext(input: QueryInput, databaseId: string, collections: readonly string[], principals: readonly string[] | null, top: readonly Scored[]): Promise<GraphContext> {
+  private async graphContext(input: QueryInput, scope: ExtrasScope, top: readonly Scored[]): Promise<GraphContext> {
     const byCorpus = new Map<Corpus, Scored[]>();
     for (const s of top) byCorpus.set(s.h.item.corpus, [...(byCorpus.get(s.h.item.corpus) ?? []), s]);
     const context = emptyGraphContext();
     for (const [corpus, list] of byCorpus) {
       const part = await this.graph.graphContextFor({
-        databaseId,
+        ...scope,
         corpus,
-        collections,
         queryText: input.query,
         chunks: list.map((s) => ({ chunk_uuid: s.h.chunk.chunk_uuid, item_id: s.h.item.id, source_id: s.h.item.source_id, content: s.h.chunk.content })),
-        principals,
         mode: input.mode,
       });
       context.query_paths.push(...part.query_paths);

@@ -1,4 +1,5 @@
 import { FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
+import type { DemoWorkspace } from "../demo-workspace.js";
 import type { GithubComment, GithubIssue, GithubRepo } from "./client.js";
 
 interface FakeRepo extends GithubRepo {
@@ -158,4 +159,38 @@ export class FakeGithub {
     const links = page < last ? [`<${link(page + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`] : [];
     return answer(200, slice, links.length > 0 ? { link: links.join(", ") } : {});
   }
+}
+
+/** A small GitHub account for the demo: one repository with issues, a pull request and comments. */
+export async function startDemoWorkspace(): Promise<DemoWorkspace> {
+  const token = "ghp_demo_token";
+  const github = await FakeGithub.start({ token, login: "demo-org" });
+  github.addRepo("demo-org/billing");
+  const base = Date.now() - 4 * 86_400_000;
+  let objects = 0;
+  const issues: Array<[string, string, boolean, string[]]> = [
+    ["Invoices are rounded twice", "Totals differ by one cent when a discount applies.", false, ["Reproduced with a 15% discount.", "Rounding happens in both the cart and the invoice renderer."]],
+    ["Round once, in the invoice renderer", "Fixes the double rounding reported in #1.", true, ["Looks good; please add a test for discounts."]],
+    ["Migrate billing tables to PostgreSQL", "Plan: invoices first, then payments. Schema freeze until Friday.", false, []],
+  ];
+  issues.forEach(([title, body, pr, comments], i) => {
+    github.clock = () => base + i * 86_400_000;
+    const number = github.openIssue("demo-org/billing", { title, body, user: ["ada", "grace", "linus"][i % 3]!, pr, labels: pr ? [] : ["billing"] });
+    objects++;
+    comments.forEach((c, k) => {
+      github.clock = () => base + i * 86_400_000 + (k + 1) * 3_600_000;
+      github.comment("demo-org/billing", number, { body: c, user: ["grace", "linus", "ada"][(i + k) % 3]! });
+      objects++;
+    });
+  });
+  github.clock = Date.now;
+  return {
+    provider: "github",
+    env: { CONNECTOR_GITHUB_API_URL: github.url },
+    credentials: { access_token: token },
+    resources: [{ resource_id: "demo-org/billing", resource_type: "repository" }],
+    objects,
+    sampleQuery: "why are invoices off by one cent",
+    close: () => github.close(),
+  };
 }

@@ -1,4 +1,5 @@
 import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
+import type { DemoWorkspace } from "../demo-workspace.js";
 import type { SlackChannel, SlackMessage, SlackUser } from "./client.js";
 
 interface FakeChannel extends SlackChannel {
@@ -18,6 +19,9 @@ export class FakeSlack {
   private readonly messages = new Map<string, SlackMessage[]>();
   private readonly users = new Map<string, SlackUser>();
   private rateLimited: { count: number; retryAfter: number } | null = null;
+  private failures: { method: string | null; skip: number; count: number; status: number } | null = null;
+  /** Every Web API call with its form fields, in order (the HTTP log has no bodies). */
+  readonly calls: Array<{ method: string; params: URLSearchParams }> = [];
   private seq = 0;
 
   private constructor(
@@ -81,11 +85,29 @@ export class FakeSlack {
     this.rateLimited = { count, retryAfter: retryAfterSeconds };
   }
 
+  /**
+   * Server failures: after letting `skip` matching calls through, the next `count` calls of
+   * `method` (any method when absent) answer HTTP `status` (default 500).
+   */
+  failCalls(options: { count: number; method?: string; skip?: number; status?: number }): void {
+    this.failures = { method: options.method ?? null, skip: options.skip ?? 0, count: options.count, status: options.status ?? 500 };
+  }
+
   close(): Promise<void> {
     return this.http.close();
   }
 
   private handle(req: FakeRequest): FakeResponse {
+    const method = req.url.pathname.replace(/^\/api\//, "");
+    this.calls.push({ method, params: new URLSearchParams(req.body) });
+    const f = this.failures;
+    if (f && f.count > 0 && (f.method === null || f.method === method)) {
+      if (f.skip > 0) f.skip--;
+      else {
+        f.count--;
+        return { status: f.status, body: { ok: false, error: "internal_error" } };
+      }
+    }
     if (this.rateLimited && this.rateLimited.count > 0) {
       this.rateLimited.count--;
       return { status: 429, body: { ok: false, error: "ratelimited" }, headers: { "retry-after": String(this.rateLimited.retryAfter) } };
@@ -95,7 +117,6 @@ export class FakeSlack {
     if (this.revoked.has(token)) return ok(false, "token_revoked");
     if (!this.tokens.has(token)) return ok(false, "invalid_auth");
     const p = new URLSearchParams(req.body);
-    const method = req.url.pathname.replace(/^\/api\//, "");
     const limit = Math.min(Number(p.get("limit") ?? 100) || 100, 1000);
     const channel = this.channels.get(p.get("channel") ?? "");
     switch (method) {
@@ -111,11 +132,15 @@ export class FakeSlack {
         if (!channel) return ok(false, "channel_not_found");
         const oldest = Number(p.get("oldest") ?? 0);
         const latest = p.get("latest") ? Number(p.get("latest")) : Infinity;
-        const parents = (this.messages.get(channel.id) ?? [])
+        const all = this.messages.get(channel.id) ?? [];
+        const parents = all
           .filter((m) => (m.thread_ts === undefined || m.thread_ts === m.ts) && Number(m.ts) >= oldest && Number(m.ts) <= latest)
-          .sort((a, b) => Number(b.ts) - Number(a.ts))
-          .map((m) => this.withThread(channel.id, m));
-        return paged(parents, p.get("cursor"), limit, "messages");
+          .sort((a, b) => Number(b.ts) - Number(a.ts));
+        const res = paged(parents, p.get("cursor"), limit, "messages");
+        const body = res.body as { messages?: SlackMessage[] };
+        // Thread fields only for the page's parents, from one pass over the channel (large fakes stay fast).
+        if (body.messages) body.messages = this.withThreads(all, body.messages);
+        return res;
       }
       case "conversations.replies": {
         if (!channel) return ok(false, "channel_not_found");
@@ -124,7 +149,7 @@ export class FakeSlack {
         const parent = all.find((m) => m.ts === ts);
         if (!parent) return ok(false, "thread_not_found");
         const replies = all.filter((m) => m.thread_ts === ts && m.ts !== ts).sort((a, b) => Number(a.ts) - Number(b.ts));
-        return paged([this.withThread(channel.id, parent), ...replies], p.get("cursor"), limit, "messages");
+        return paged([...this.withThreads(all, [parent]), ...replies], p.get("cursor"), limit, "messages");
       }
       case "users.info": {
         const user = this.users.get(p.get("user") ?? "");
@@ -135,10 +160,20 @@ export class FakeSlack {
     }
   }
 
-  private withThread(channel: string, m: SlackMessage): SlackMessage {
-    const replies = (this.messages.get(channel) ?? []).filter((r) => r.thread_ts === m.ts && r.ts !== m.ts);
-    if (replies.length === 0) return { ...m };
-    return { ...m, thread_ts: m.ts, reply_count: replies.length, latest_reply: replies.map((r) => r.ts).sort((a, b) => Number(b) - Number(a))[0]! };
+  private withThreads(all: readonly SlackMessage[], parents: readonly SlackMessage[]): SlackMessage[] {
+    const wanted = new Set(parents.map((m) => m.ts));
+    const threads = new Map<string, { count: number; latest: string }>();
+    for (const r of all) {
+      if (r.thread_ts === undefined || r.thread_ts === r.ts || !wanted.has(r.thread_ts)) continue;
+      const t = threads.get(r.thread_ts) ?? { count: 0, latest: r.ts };
+      t.count++;
+      if (Number(r.ts) > Number(t.latest)) t.latest = r.ts;
+      threads.set(r.thread_ts, t);
+    }
+    return parents.map((m) => {
+      const t = threads.get(m.ts);
+      return t ? { ...m, thread_ts: m.ts, reply_count: t.count, latest_reply: t.latest } : { ...m };
+    });
   }
 }
 
@@ -151,4 +186,45 @@ function paged<T>(items: readonly T[], cursor: string | null, limit: number, key
   const page = items.slice(start, start + limit);
   const more = start + limit < items.length;
   return data({ [key]: page, has_more: more, response_metadata: { next_cursor: more ? encodeOffset(start + limit) : "" } });
+}
+
+/** A small Slack workspace for the demo: two channels (one private), threads, a few days of talk. */
+export async function startDemoWorkspace(): Promise<DemoWorkspace> {
+  const token = "xoxb-demo-token";
+  const slack = await FakeSlack.start({ token, teamId: "T0DEMO01" });
+  const people = [
+    { id: "UDEMOADA", name: "Ada Lovelace", email: "ada@example.com" },
+    { id: "UDEMOGRC", name: "Grace Hopper", email: "grace@example.com" },
+    { id: "UDEMOLIN", name: "Linus Torvalds", email: "linus@example.com" },
+  ];
+  for (const p of people) slack.addUser(p);
+  slack.addChannel({ id: "C0DEMOENG", name: "engineering" });
+  slack.addChannel({ id: "C0DEMOLDR", name: "leadership", isPrivate: true, members: ["UDEMOADA", "UDEMOGRC"] });
+  const day = 86_400;
+  const start = Math.floor(Date.now() / 1000) - 5 * day;
+  const threads: Array<[string, string, string[]]> = [
+    ["C0DEMOENG", "The billing service migration to PostgreSQL starts Monday.", ["Which tables move first?", "Invoices first, then payments.", "I will freeze schema changes until Friday."]],
+    ["C0DEMOENG", "Deploy of release 4.2 failed on the canary: TLS handshake errors.", ["The gateway certificate expired last night.", "Renewed; the canary is green again."]],
+    ["C0DEMOENG", "Reminder: on-call handover is Thursday at 10:00.", []],
+    ["C0DEMOLDR", "Hiring plan: two platform engineers in Q3.", ["Budget is approved.", "Let's start with the SRE role."]],
+  ];
+  let objects = 0;
+  threads.forEach(([channel, text, replies], t) => {
+    const at = start + t * day;
+    const root = slack.post(channel, { user: people[t % 3]!.id, text, ts: `${at}.000100` });
+    objects++;
+    replies.forEach((reply, r) => {
+      slack.post(channel, { user: people[(t + r + 1) % 3]!.id, text: reply, threadTs: root, ts: `${at + (r + 1) * 600}.000100` });
+      objects++;
+    });
+  });
+  return {
+    provider: "slack",
+    env: { CONNECTOR_SLACK_API_URL: slack.url },
+    credentials: { access_token: token },
+    resources: [{ resource_id: "C0DEMOENG", resource_type: "channel" }, { resource_id: "C0DEMOLDR", resource_type: "channel" }],
+    objects,
+    sampleQuery: "why did the canary deploy fail",
+    close: () => slack.close(),
+  };
 }

@@ -5,10 +5,22 @@ import { nextCursorOf, SlackClient, type SlackMessage, type SlackUser } from "./
 import { SLACK_DESCRIPTOR } from "./credentials.js";
 import { messageNativeId, msToTs, SKIPPED_SUBTYPES, slackMessageObject, tsToMs } from "./mapping.js";
 
-// Parents are re-read over a trailing week on every run: a new reply or an edit does not move a
-// parent's ts, so only re-reading recent parents finds them (the gap of Onyx issue 14012).
+// Parents are re-read over a trailing week on every run, with their threads: a new reply or an
+// edit does not move a parent's ts, so only re-reading recent parents finds them (the gap of Onyx
+// issue 14012). Older threads are checked by the reconciliation pass (see listLiveIds).
 const TRAILING_MS = 7 * 86_400_000;
 const HISTORY_PAGE = 200;
+// The reconciliation pass re-reads every quiet thread once in this many days (a slice a day), so
+// an edit to a reply of a thread with no other activity is caught within that many daily passes.
+const SWEEP_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+/** The day's slice of quiet threads: a stable hash of the thread's ts picks its day. */
+function inTodaysSweep(ts: string, nowMs: number): boolean {
+  let h = 0;
+  for (const ch of ts) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return h % SWEEP_DAYS === Math.floor(nowMs / DAY_MS) % SWEEP_DAYS;
+}
 
 interface SlackPullState {
   cursor: string | null;
@@ -23,9 +35,10 @@ interface SlackPullState {
 export function createSlackProvider(baseUrl: string, now: () => number = Date.now): ConnectorProvider {
   const client = (credentials: Credentials, signal: AbortSignal): SlackClient => new SlackClient(baseUrl, tokenOf(credentials), signal, now);
 
-  async function users(c: SlackClient, messages: readonly SlackMessage[]): Promise<Map<string, SlackUser>> {
-    const out = new Map<string, SlackUser>();
+  /** The senders of `messages` (users.info), adding to `out` (a page's cache). */
+  async function users(c: SlackClient, messages: readonly SlackMessage[], out = new Map<string, SlackUser>()): Promise<Map<string, SlackUser>> {
     for (const id of new Set(messages.flatMap((m) => (m.user ? [m.user] : [])))) {
+      if (out.has(id)) continue;
       try {
         out.set(id, (await c.usersInfo(id)).user);
       } catch (err) {
@@ -98,8 +111,9 @@ export function createSlackProvider(baseUrl: string, now: () => number = Date.no
       const parents = content(page.messages);
       const replies: SlackMessage[] = [];
       for (const m of parents) {
-        const newReplies = req.window.since === "" || (m.latest_reply !== undefined && Number(m.latest_reply) > Number(req.window.since));
-        if ((m.reply_count ?? 0) > 0 && newReplies) replies.push(...content(await c.threadReplies(channel.id, m.ts)));
+        // Every thread active within the window is re-read: new replies and edits to replies.
+        const active = req.window.since === "" || (m.latest_reply !== undefined && Number(m.latest_reply) >= Number(req.window.start));
+        if ((m.reply_count ?? 0) > 0 && active) replies.push(...content(await c.threadReplies(channel.id, m.ts)));
       }
       const known = await users(c, [...parents, ...replies]);
       const objects: SyncedObject[] = [...parents, ...replies].map((m) => slackMessageObject(channel, m, known));
@@ -107,19 +121,50 @@ export function createSlackProvider(baseUrl: string, now: () => number = Date.no
       return { objects, next: next === null ? null : ({ cursor: next } satisfies SlackPullState) };
     },
 
-    async listLiveIds(credentials, resource, state, signal) {
+    /**
+     * Every parent of the channel (all history). With `changed`, parents that differ from the
+     * stored ones are returned as objects (an edit to a parent older than the trailing week), and
+     * a thread is re-read (replies listed and returned) when its parent changed (reply_count,
+     * latest_reply: a new or deleted reply, at any age), its latest reply is within the trailing
+     * week, or it is in today's sweep slice; the replies of the other threads stay as stored
+     * (keepChildrenOf). Without `changed`, every thread is listed.
+     */
+    async listLiveIds(credentials, resource, state, signal, changed) {
       const c = client(credentials, signal);
       const cursor = (state as SlackPullState | null)?.cursor ?? null;
-      const page = await c.conversationsHistory({ channel: resource.resourceId, cursor, limit: 999 });
-      const ids: Array<{ kind: "message"; nativeId: string }> = [];
-      for (const m of content(page.messages)) {
-        ids.push({ kind: "message", nativeId: messageNativeId(resource.resourceId, m.ts) });
-        if ((m.reply_count ?? 0) > 0) {
-          for (const r of content(await c.threadReplies(resource.resourceId, m.ts))) ids.push({ kind: "message", nativeId: messageNativeId(resource.resourceId, r.ts) });
+      const channel = channelOf(resource);
+      const page = await c.conversationsHistory({ channel: channel.id, cursor, limit: 999 });
+      const parents = content(page.messages);
+      const ids: Array<{ kind: "message"; nativeId: string }> = parents.map((m) => ({ kind: "message", nativeId: messageNativeId(channel.id, m.ts) }));
+      const threads = parents.filter((m) => (m.reply_count ?? 0) > 0);
+      const objects: SyncedObject[] = [];
+      const keepChildrenOf: Array<{ kind: "message"; nativeId: string }> = [];
+      if (changed && parents.length > 0) {
+        const nowMs = now();
+        const known = await users(c, parents);
+        const differ = new Set((await changed(parents.map((m) => slackMessageObject(channel, m, known)))).map((o) => o.nativeId));
+        const active = (m: SlackMessage): boolean => m.latest_reply !== undefined && tsToMs(m.latest_reply) >= nowMs - TRAILING_MS;
+        const reread: SlackMessage[] = [];
+        for (const m of parents) {
+          const nativeId = messageNativeId(channel.id, m.ts);
+          if ((m.reply_count ?? 0) === 0) {
+            if (differ.has(nativeId)) reread.push(m);
+          } else if (differ.has(nativeId) || active(m) || inTodaysSweep(m.ts, nowMs)) {
+            reread.push(m, ...content(await c.threadReplies(channel.id, m.ts)));
+          } else {
+            keepChildrenOf.push({ kind: "message", nativeId });
+          }
+        }
+        const all = await users(c, reread, known);
+        objects.push(...reread.map((m) => slackMessageObject(channel, m, all)));
+        for (const o of objects) ids.push({ kind: "message", nativeId: o.nativeId });
+      } else {
+        for (const m of threads) {
+          for (const r of content(await c.threadReplies(channel.id, m.ts))) ids.push({ kind: "message", nativeId: messageNativeId(channel.id, r.ts) });
         }
       }
       const next = nextCursorOf(page);
-      return { ids, next: next === null ? null : ({ cursor: next } satisfies SlackPullState) };
+      return { ids, objects, keepChildrenOf, next: next === null ? null : ({ cursor: next } satisfies SlackPullState) };
     },
   };
 }

@@ -58,6 +58,8 @@ export function slackMessageObject(channel: { id: string; name: string }, m: Sla
       slack_subtype: m.subtype ?? null,
       slack_bot_id: m.bot_id ?? null,
       slack_reply_count: m.reply_count ?? 0,
+      // With reply_count, the thread's fingerprint: a new or deleted reply changes the parent's hash.
+      slack_latest_reply: m.latest_reply ?? null,
       slack_files: m.files?.length ?? 0,
     },
   };
