@@ -40,4 +40,7 @@ export function createProviderRegistry(urls: ConnectorApiUrls, now: () => number
 export const DEMO_WORKSPACES: Partial<Record<ProviderId, () => Promise<DemoWorkspaceStarter>>> = {
   slack: async () => (await import("./slack/fake-server.js")).startDemoWorkspace,
   github: async () => (await import("./github/fake-server.js")).startDemoWorkspace,
+  linear: async () => (await import("./linear/fake-server.js")).startDemoWorkspace,
+  notion: async () => (await import("./notion/fake-server.js")).startDemoWorkspace,
+  gmail: async () => (await import("./gmail/fake-server.js")).startDemoWorkspace,
 };

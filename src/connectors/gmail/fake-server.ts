@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
 import type { GmailLabel, GmailMessage } from "./client.js";
+import type { DemoWorkspace } from "../demo-workspace.js";
 
 interface FakeMail {
   id: string;
@@ -227,4 +228,22 @@ export function seedGmailMailbox(fake: FakeGmail, options: { threads?: number; r
     }
   }
   return { labelId, threadIds };
+}
+
+/** A small mailbox for the demo: customer threads under a "Customers" label, with replies. */
+export async function startDemoWorkspace(): Promise<DemoWorkspace> {
+  const credentials = { client_id: "demo-client.apps.googleusercontent.com", client_secret: "demo-secret", refresh_token: "1//demo-refresh-token" };
+  const gmail = await FakeGmail.start({ email: "support@example.com", clientId: credentials.client_id, clientSecret: credentials.client_secret, refreshToken: credentials.refresh_token });
+  const threads = 5;
+  const repliesPerThread = 2;
+  const { labelId } = seedGmailMailbox(gmail, { threads, repliesPerThread });
+  return {
+    provider: "gmail",
+    env: { CONNECTOR_GMAIL_API_URL: gmail.url, CONNECTOR_GOOGLE_TOKEN_URL: gmail.tokenUrl },
+    credentials,
+    resources: [{ resource_id: labelId, resource_type: "gmail_label" }],
+    objects: threads * (1 + repliesPerThread),
+    sampleQuery: "renewal quote",
+    close: () => gmail.close(),
+  };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
 import type { LinearComment, LinearIssue, LinearTeam, LinearUser } from "./client.js";
+import type { DemoWorkspace } from "../demo-workspace.js";
 
 interface FakeIssue {
   id: string;
@@ -289,4 +290,23 @@ export function seedLinearWorkspace(fake: FakeLinear, options: { teams?: number;
     }
   }
   return { teamIds, issueIds };
+}
+
+/** A small Linear workspace for the demo: two teams with a roadmap project, bug reports and comments. */
+export async function startDemoWorkspace(): Promise<DemoWorkspace> {
+  const token = "lin_api_demo_token";
+  const linear = await FakeLinear.start({ token, organization: "Demo" });
+  const teams = 2;
+  const issuesPerTeam = 5;
+  const commentsPerIssue = 2;
+  const { teamIds } = seedLinearWorkspace(linear, { teams, issuesPerTeam, commentsPerIssue });
+  return {
+    provider: "linear",
+    env: { CONNECTOR_LINEAR_API_URL: linear.url },
+    credentials: { api_token: token },
+    resources: teamIds.map((id) => ({ resource_id: id, resource_type: "linear_team" })),
+    objects: teams * issuesPerTeam * (1 + commentsPerIssue),
+    sampleQuery: "billing page shows the wrong currency",
+    close: () => linear.close(),
+  };
 }

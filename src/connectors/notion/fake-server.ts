@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
 import type { NotionParent } from "./client.js";
+import type { DemoWorkspace } from "../demo-workspace.js";
 
 /** A block as a test writes it: a paragraph, or a heading, to-do or toggle (with children). */
 export type BlockSpec = string | { heading: string } | { todo: string; checked?: boolean } | { toggle: string; children: BlockSpec[] };
@@ -253,4 +254,25 @@ export function seedNotionWorkspace(fake: FakeNotion, options: { pages?: number;
   const databaseId = fake.addDatabase("Meeting notes");
   for (let i = 0; i < (options.entries ?? 3); i++) fake.addPage({ title: `Weekly sync ${i + 1}`, parent: { databaseId }, author: ada, blocks: [`Decisions of week ${i + 1}: ship the billing migration.`] });
   return { rootPageId: root, databaseId };
+}
+
+/** A small Notion workspace for the demo: a handbook page tree and a database of meeting notes. */
+export async function startDemoWorkspace(): Promise<DemoWorkspace> {
+  const token = "ntn_demo_token";
+  const notion = await FakeNotion.start({ token, workspace: "Demo Wiki" });
+  const pages = 4;
+  const entries = 3;
+  const { rootPageId, databaseId } = seedNotionWorkspace(notion, { pages, entries });
+  return {
+    provider: "notion",
+    env: { CONNECTOR_NOTION_API_URL: notion.url },
+    credentials: { api_token: token },
+    resources: [
+      { resource_id: rootPageId, resource_type: "notion_page" },
+      { resource_id: databaseId, resource_type: "notion_database" },
+    ],
+    objects: 1 + pages + entries,
+    sampleQuery: "when do we page the secondary on call",
+    close: () => notion.close(),
+  };
 }
