@@ -4,10 +4,8 @@ import { tokenOf } from "../token-credentials.js";
 import { GithubClient, type GithubComment, type GithubIssue, type GithubRepo } from "./client.js";
 import { GITHUB_DESCRIPTOR } from "./credentials.js";
 import { commentNativeId, githubCommentObject, githubIssueObject, issueNativeId } from "./mapping.js";
+import { isoWindow } from "../iso-window.js";
 
-// `since` is "updated at or after"; half an hour of overlap (Onyx's poll offset) covers clock
-// skew between GitHub's timestamps and ours. Duplicates are harmless: upserts are idempotent.
-const OVERLAP_MS = 30 * 60_000;
 const PER_PAGE = 100;
 
 type Stage = "issues" | "comments";
@@ -90,10 +88,7 @@ export function createGithubProvider(baseUrl: string, now: () => number = Date.n
       return emails;
     },
 
-    openWindow(cursor, lookbackStartMs, nowMs) {
-      const start = cursor === "" ? lookbackStartMs : Math.max(lookbackStartMs, Date.parse(cursor) - OVERLAP_MS);
-      return { start: new Date(start).toISOString(), end: new Date(nowMs).toISOString(), since: cursor };
-    },
+    openWindow: isoWindow,
 
     async pull(req) {
       const c = client(req.credentials, req.signal);

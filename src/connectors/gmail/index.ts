@@ -3,10 +3,8 @@ import { ProviderError } from "../provider-error.js";
 import { GmailClient, GoogleTokens } from "./client.js";
 import { GMAIL_DESCRIPTOR } from "./credentials.js";
 import { gmailThreadObjects, isContent } from "./mapping.js";
+import { isoWindow } from "../iso-window.js";
 
-// `after:` compares with the mails' own dates; half an hour of overlap covers late delivery and
-// clock skew. Whole threads are re-read, unchanged mails are skipped by their content hash.
-const OVERLAP_MS = 30 * 60_000;
 // Each thread costs one threads.get: a small list page keeps one pull (and its checkpoint) short.
 const THREAD_PAGE = 25;
 const ID_THREAD_PAGE = 100;
@@ -63,10 +61,7 @@ export function createGmailProvider(baseUrl: string, tokenUrl: string, now: () =
       return null;
     },
 
-    openWindow(cursor, lookbackStartMs, nowMs) {
-      const start = cursor === "" ? lookbackStartMs : Math.max(lookbackStartMs, Date.parse(cursor) - OVERLAP_MS);
-      return { start: new Date(start).toISOString(), end: new Date(nowMs).toISOString(), since: cursor };
-    },
+    openWindow: isoWindow,
 
     async pull(req) {
       const c = client(req.credentials, req.signal);

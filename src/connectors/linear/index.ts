@@ -4,10 +4,8 @@ import { tokenOf } from "../token-credentials.js";
 import { LinearClient, type Connection, type LinearComment, type LinearIssue, type LinearProject, type LinearTeam } from "./client.js";
 import { LINEAR_DESCRIPTOR } from "./credentials.js";
 import { linearCommentObject, linearIssueObject } from "./mapping.js";
+import { isoWindow } from "../iso-window.js";
 
-// updatedAt is exact, but half an hour of overlap (Onyx's poll offset) covers clock skew;
-// duplicates are harmless because upserts are idempotent and unchanged items are skipped.
-const OVERLAP_MS = 30 * 60_000;
 // Issues carry up to 50 inline comments each: 50 issues keep a page within the complexity budget.
 const ISSUE_PAGE = 50;
 const COMMENT_PAGE = 100;
@@ -119,10 +117,7 @@ export function createLinearProvider(url: string, now: () => number = Date.now):
       return null;
     },
 
-    openWindow(cursor, lookbackStartMs, nowMs) {
-      const start = cursor === "" ? lookbackStartMs : Math.max(lookbackStartMs, Date.parse(cursor) - OVERLAP_MS);
-      return { start: new Date(start).toISOString(), end: new Date(nowMs).toISOString(), since: cursor };
-    },
+    openWindow: isoWindow,
 
     async pull(req) {
       const c = client(req.credentials, req.signal);

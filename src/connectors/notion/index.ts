@@ -4,10 +4,8 @@ import { tokenOf } from "../token-credentials.js";
 import { NotionClient, plain, type NotionPage, type NotionUser } from "./client.js";
 import { NOTION_DESCRIPTOR } from "./credentials.js";
 import { blockText, notionPageObject, pageTitle } from "./mapping.js";
+import { isoWindow } from "../iso-window.js";
 
-// last_edited_time is rounded down to the minute; half an hour of overlap covers that and
-// clock skew. Upserts are idempotent, unchanged pages are skipped by their content hash.
-const OVERLAP_MS = 30 * 60_000;
 // Each entry costs its block reads: a small query page keeps one pull (and its checkpoint) short.
 const ENTRY_PAGE = 25;
 const PAGES_PER_PULL = 10;
@@ -155,10 +153,7 @@ export function createNotionProvider(baseUrl: string, now: () => number = Date.n
       return null;
     },
 
-    openWindow(cursor, lookbackStartMs, nowMs) {
-      const start = cursor === "" ? lookbackStartMs : Math.max(lookbackStartMs, Date.parse(cursor) - OVERLAP_MS);
-      return { start: new Date(start).toISOString(), end: new Date(nowMs).toISOString(), since: cursor };
-    },
+    openWindow: isoWindow,
 
     async pull(req) {
       const c = client(req.credentials, req.signal);
