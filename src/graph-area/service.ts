@@ -41,6 +41,17 @@ export interface GraphAreaSettings extends QueryLimits {
  * documents of a context database. Deleting a graph database deletes the database; for any other
  * database only its graph collections go.
  */
+// Heap bytes allowed per list element: an 8-byte slot, a boxed number, and the copy that `l + l` or a
+// growing array makes while the old one is alive. A single allocation larger than what the heap can
+// take after a GC is fatal to the whole process (V8 gives up before the worker's heap cap can
+// terminate just the worker), so no one list may come near the worker's heap.
+const HEAP_BYTES_PER_LIST_ELEMENT = 64;
+
+/** The longest list a worker of this heap size builds safely. */
+export function listLengthForHeap(workerMemoryMb: number): number {
+  return Math.floor((workerMemoryMb * 1024 * 1024) / HEAP_BYTES_PER_LIST_ELEMENT);
+}
+
 export class GraphAreaService {
   private readonly collections: GraphCollectionStore;
   private readonly pool: QueryWorkerPool;
@@ -56,7 +67,8 @@ export class GraphAreaService {
     // With two or more workers one organization never holds them all.
     const maxPerOrg = Math.min(settings.maxConcurrentPerOrg, Math.max(1, settings.workers - 1));
     this.pool = new QueryWorkerPool({ size: settings.workers, memoryMb: settings.workerMemoryMb, maxPerOrg, onCrash: settings.onWorkerCrash });
-    const { maxRows, timeoutMs, maxListLength, maxStringLength } = settings;
+    const { maxRows, timeoutMs, maxStringLength } = settings;
+    const maxListLength = Math.min(settings.maxListLength, listLengthForHeap(settings.workerMemoryMb));
     this.runner = new GraphQueryRunner(store, this.collections, this.pool, { maxRows, timeoutMs, maxListLength, maxStringLength });
     this.perOrg = new OrgConcurrencyLimit(settings.maxConcurrentPerOrg);
     databases.registerPurger((tx, row) => this.purge(tx, row));
