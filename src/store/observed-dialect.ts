@@ -1,4 +1,4 @@
-import type { DatabaseConnection, Dialect, Driver, Kysely } from "kysely";
+import type { DatabaseConnection, Dialect, Driver } from "kysely";
 
 /**
  * Wraps a Kysely dialect so that the store layer sees every failing statement (to track
@@ -11,8 +11,7 @@ export function observedDialect(inner: Dialect, onError: (err: unknown) => void)
     createDriver: () => observedDriver(inner.createDriver(), onError),
     createQueryCompiler: () => inner.createQueryCompiler(),
     createAdapter: () => inner.createAdapter(),
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's own signature
-    createIntrospector: (db: Kysely<any>) => inner.createIntrospector(db),
+    createIntrospector: (db) => inner.createIntrospector(db),
   };
 }
 
