@@ -49,3 +49,13 @@ export async function jsonBody(provider: string, res: Response): Promise<unknown
     throw new ProviderError("failed", `${provider} answered HTTP ${res.status} with a body that is not JSON`);
   }
 }
+
+/** The call's answer, or null when the provider says the object does not exist (or is not visible). */
+export async function nullIfNotFound<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof ProviderError && err.kind === "not_found") return null;
+    throw err;
+  }
+}

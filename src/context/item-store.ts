@@ -42,42 +42,36 @@ export class ItemStore {
       .executeTakeFirst();
   }
 
-  /** The items of one scope with these source ids, by source id. */
   /** The oldest item of the scope holding each of these file hashes; errored ones do not count (sending the file again retries it). */
   async findByContentHashes(scope: ItemScope, hashes: readonly string[]): Promise<Map<string, ItemRow>> {
     const found = new Map<string, ItemRow>();
-    const unique = [...new Set(hashes)];
-    for (let i = 0; i < unique.length; i += 500) {
-      const rows = await this.db
-        .selectFrom("context_items")
-        .selectAll()
-        .where("database_id", "=", scope.databaseId)
-        .where("corpus", "=", scope.corpus)
-        .where("collection", "=", scope.collection)
-        .where("content_hash", "in", unique.slice(i, i + 500))
-        .where("status", "<>", "errored")
-        .orderBy("created_at")
-        .execute();
-      for (const r of rows) if (r.content_hash !== null && !found.has(r.content_hash)) found.set(r.content_hash, r);
+    for (const r of await this.scopeRowsWhereIn(scope, "content_hash", hashes, true)) {
+      if (r.content_hash !== null && !found.has(r.content_hash)) found.set(r.content_hash, r);
     }
     return found;
   }
 
+  /** The items of one scope with these source ids, by source id. */
   async findBySources(scope: ItemScope, sourceIds: readonly string[]): Promise<Map<string, ItemRow>> {
-    const found = new Map<string, ItemRow>();
-    const unique = [...new Set(sourceIds)];
+    return new Map((await this.scopeRowsWhereIn(scope, "source_id", sourceIds, false)).map((r) => [r.source_id, r]));
+  }
+
+  /** Rows of one scope whose column is one of the values, 500 values per statement, oldest first. */
+  private async scopeRowsWhereIn(scope: ItemScope, column: "content_hash" | "source_id", values: readonly string[], skipErrored: boolean): Promise<ItemRow[]> {
+    const unique = [...new Set(values)];
+    const out: ItemRow[] = [];
     for (let i = 0; i < unique.length; i += 500) {
-      const rows = await this.db
+      let q = this.db
         .selectFrom("context_items")
         .selectAll()
         .where("database_id", "=", scope.databaseId)
         .where("corpus", "=", scope.corpus)
         .where("collection", "=", scope.collection)
-        .where("source_id", "in", unique.slice(i, i + 500))
-        .execute();
-      for (const r of rows) found.set(r.source_id, r);
+        .where(column, "in", unique.slice(i, i + 500));
+      if (skipErrored) q = q.where("status", "<>", "errored");
+      out.push(...(await q.orderBy("created_at").execute()));
     }
-    return found;
+    return out;
   }
 
   async getById(id: string): Promise<ItemRow | undefined> {

@@ -1,5 +1,5 @@
 import type { ConnectorProvider, Credentials, SyncedObject } from "../provider.js";
-import { ProviderError } from "../provider-error.js";
+import { ProviderError, nullIfNotFound } from "../provider-error.js";
 import { tokenOf } from "../token-credentials.js";
 import { GithubClient, type GithubComment, type GithubIssue, type GithubRepo } from "./client.js";
 import { GITHUB_DESCRIPTOR } from "./credentials.js";
@@ -59,13 +59,10 @@ export function createGithubProvider(baseUrl: string, now: () => number = Date.n
     async describeResource(credentials, resourceType, resourceId, signal) {
       if (resourceType !== "repository" && resourceType !== "repo") return null;
       if (!/^[\w.-]+\/[\w.-]+$/.test(resourceId)) return null;
-      try {
+      return nullIfNotFound(async () => {
         const r = await client(credentials, signal).repo(resourceId);
         return { id: r.full_name, name: r.full_name, resource_type: "repository", metadata: { private: r.private } };
-      } catch (err) {
-        if (err instanceof ProviderError && err.kind === "not_found") return null;
-        throw err;
-      }
+      });
     },
 
     async resourceAcl(credentials, resource, signal) {

@@ -1,5 +1,5 @@
 import type { ConnectorProvider, Credentials, SyncedObject } from "../provider.js";
-import { ProviderError } from "../provider-error.js";
+import { ProviderError, nullIfNotFound } from "../provider-error.js";
 import { GmailClient, GoogleTokens } from "./client.js";
 import { GMAIL_DESCRIPTOR } from "./credentials.js";
 import { gmailThreadObjects, isContent } from "./mapping.js";
@@ -47,13 +47,10 @@ export function createGmailProvider(baseUrl: string, tokenUrl: string, now: () =
 
     async describeResource(credentials, resourceType, resourceId, signal) {
       if (resourceType !== "gmail_label") return null;
-      try {
+      return nullIfNotFound(async () => {
         const l = await client(credentials, signal).label(resourceId);
         return { id: l.id, name: l.name, resource_type: "gmail_label", metadata: { type: l.type ?? "user" } };
-      } catch (err) {
-        if (err instanceof ProviderError && err.kind === "not_found") return null;
-        throw err;
-      }
+      });
     },
 
     async resourceAcl() {

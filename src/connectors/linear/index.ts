@@ -1,5 +1,5 @@
 import type { ConnectorProvider, Credentials, ResourceRef, SyncedObject } from "../provider.js";
-import { ProviderError } from "../provider-error.js";
+import { ProviderError, nullIfNotFound } from "../provider-error.js";
 import { tokenOf } from "../token-credentials.js";
 import { LinearClient, type Connection, type LinearComment, type LinearIssue, type LinearProject, type LinearTeam } from "./client.js";
 import { LINEAR_DESCRIPTOR } from "./credentials.js";
@@ -95,7 +95,7 @@ export function createLinearProvider(url: string, now: () => number = Date.now):
 
     async describeResource(credentials, resourceType, resourceId, signal) {
       const c = client(credentials, signal);
-      try {
+      return nullIfNotFound(async () => {
         if (resourceType === "linear_team") {
           const t = (await c.query<{ team: LinearTeam | null }>("Team", { id: resourceId })).team;
           return t ? { id: t.id, name: t.name, resource_type: "linear_team", metadata: { key: t.key, private: t.private === true } } : null;
@@ -105,10 +105,7 @@ export function createLinearProvider(url: string, now: () => number = Date.now):
           return p ? { id: p.id, name: p.name, resource_type: "linear_project", metadata: { url: p.url ?? null } } : null;
         }
         return null;
-      } catch (err) {
-        if (err instanceof ProviderError && err.kind === "not_found") return null;
-        throw err;
-      }
+      });
     },
 
     async resourceAcl() {

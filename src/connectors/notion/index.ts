@@ -1,5 +1,5 @@
 import type { ConnectorProvider, Credentials, DiscoveredResource, SyncedObject } from "../provider.js";
-import { ProviderError } from "../provider-error.js";
+import { ProviderError, nullIfNotFound } from "../provider-error.js";
 import { tokenOf } from "../token-credentials.js";
 import { NotionClient, plain, type NotionPage, type NotionUser } from "./client.js";
 import { NOTION_DESCRIPTOR } from "./credentials.js";
@@ -132,7 +132,7 @@ export function createNotionProvider(baseUrl: string, now: () => number = Date.n
 
     async describeResource(credentials, resourceType, resourceId, signal) {
       const c = client(credentials, signal);
-      try {
+      return nullIfNotFound(async () => {
         if (resourceType === "notion_database") {
           const db = await c.database(resourceId);
           return db.in_trash === true ? null : { id: db.id, name: plain(db.title) || "Untitled", resource_type: "notion_database", metadata: { data_source_ids: (db.data_sources ?? []).map((s) => s.id), url: db.url ?? null } };
@@ -142,10 +142,7 @@ export function createNotionProvider(baseUrl: string, now: () => number = Date.n
           return gone(p) ? null : { id: p.id, name: pageTitle(p) || "Untitled", resource_type: "notion_page", metadata: { url: p.url ?? null } };
         }
         return null;
-      } catch (err) {
-        if (err instanceof ProviderError && err.kind === "not_found") return null;
-        throw err;
-      }
+      });
     },
 
     async resourceAcl() {

@@ -1,5 +1,5 @@
 import type { ConnectorProvider, Credentials, PullPage, ResourceRef, SyncedObject } from "../provider.js";
-import { ProviderError } from "../provider-error.js";
+import { ProviderError, nullIfNotFound } from "../provider-error.js";
 import { tokenOf } from "../token-credentials.js";
 import { nextCursorOf, SlackClient, type SlackMessage, type SlackUser } from "./client.js";
 import { SLACK_DESCRIPTOR } from "./credentials.js";
@@ -74,13 +74,10 @@ export function createSlackProvider(baseUrl: string, now: () => number = Date.no
 
     async describeResource(credentials, resourceType, resourceId, signal) {
       if (resourceType !== "channel") return null;
-      try {
+      return nullIfNotFound(async () => {
         const ch = (await client(credentials, signal).conversationsInfo(resourceId)).channel;
         return { id: ch.id, name: ch.name, resource_type: "channel", metadata: { is_private: ch.is_private === true } };
-      } catch (err) {
-        if (err instanceof ProviderError && err.kind === "not_found") return null;
-        throw err;
-      }
+      });
     },
 
     async resourceAcl(credentials, resource, signal) {
