@@ -23,7 +23,9 @@ async function setWritable(t: TestApp, writable: boolean): Promise<void> {
     await admin.query("SET default_transaction_read_only = off"); // this session itself may start read-only
     const name = (await admin.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db ?? "";
     await admin.query(`ALTER DATABASE ${name} SET default_transaction_read_only = ${writable ? "off" : "on"}`);
-    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'");
+    // Every other session ends, busy ones too: a session keeps the default it started with, so one
+    // that was running a statement (a worker's poll) would stay read-only after the switch back.
+    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
   } finally {
     await admin.end();
   }
