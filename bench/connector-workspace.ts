@@ -1,5 +1,5 @@
-import { FakeGithub } from "../src/connectors/github/fake-server.js";
-import { FakeSlack } from "../src/connectors/slack/fake-server.js";
+import { FakeGithub } from "../src/features/connectors/github/fake-server.js";
+import { FakeSlack } from "../src/features/connectors/slack/fake-server.js";
 
 /**
  * The benchmark's fake workspace: half Slack messages (threads of a parent and 4 replies over
@@ -58,7 +58,13 @@ export async function startBenchWorkspace(objects: number): Promise<BenchWorkspa
     const repo = repos[i % repos.length]!;
     const at = nowMs - SPREAD_DAYS * DAY_MS + (i / issues) * (SPREAD_DAYS * DAY_MS - 3_600_000);
     github.clock = () => at;
-    const number = github.openIssue(repo, { title: `${topics[i % topics.length]} follow-up ${i}`, body: sentence(i), user: people[i % people.length]!, pr: i % 4 === 0, labels: i % 3 === 0 ? ["bug"] : [] });
+    const number = github.openIssue(repo, {
+      title: `${topics[i % topics.length]} follow-up ${i}`,
+      body: sentence(i),
+      user: people[i % people.length]!,
+      pr: i % 4 === 0,
+      labels: i % 3 === 0 ? ["bug"] : [],
+    });
     opened.push({ repo, number });
     for (let k = 1; k < PER_THREAD; k++) {
       github.clock = () => at + k * 60_000;

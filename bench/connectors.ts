@@ -9,18 +9,21 @@
 
 import { loadavg } from "node:os";
 import { createApplication } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
-import { objectItem } from "../src/connectors/object-items.js";
-import { createProviderRegistry } from "../src/connectors/registry.js";
-import { ConnectorStore } from "../src/connectors/store.js";
-import type { IndexingStatus } from "../src/store/schema.js";
+import { loadConfig } from "../src/platform/config.js";
+import { objectItem } from "../src/features/connectors/object-items.js";
+import { createProviderRegistry } from "../src/features/connectors/registry.js";
+import { ConnectorStore } from "../src/features/connectors/store.js";
+import type { IndexingStatus } from "../src/platform/store/schema.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { BENCH_TOKENS, startBenchWorkspace } from "./connector-workspace.js";
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
 const LOOKBACK_DAYS = 90;
 const SEARCHABLE: IndexingStatus[] = ["graph_creation", "completed"];
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 const loadAtStart = load();
 
 const ws = await startBenchWorkspace(OBJECTS);
@@ -71,11 +74,22 @@ const waitCount = async (database: string, n: number, statuses = SEARCHABLE, min
   while ((await count(database, statuses, minGeneration)) < n) await sleep(50);
 };
 const ingestJobs = async (): Promise<number> =>
-  Number((await app.store.reader.selectFrom("jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("kind", "=", "ingest.item").executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await app.store.reader
+        .selectFrom("jobs")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("kind", "=", "ingest.item")
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 // The connectors, paused while the plain ingestion runs (the scheduler would start them).
 const connectors: string[] = [];
-for (const [provider, resources] of [["slack", ws.channels], ["github", ws.repos]] as const) {
+for (const [provider, resources] of [
+  ["slack", ws.channels],
+  ["github", ws.repos],
+] as const) {
   const c = await api("POST", "/connectors", { provider, database: "conn", credentials: { access_token: BENCH_TOKENS[provider] } });
   const id = String(c.connector_id);
   await api("POST", `/connectors/${id}/pause`);
@@ -110,7 +124,8 @@ await app.pipeline.warmUp(items.slice(0, 64).map((i) => JSON.stringify(i.fields 
 
 // 1. Plain ingestion of the same items.
 let started = performance.now();
-for (let i = 0; i < items.length; i += 500) await api("POST", "/context/ingest", { type: "knowledge", database: "plain", app_knowledge: items.slice(i, i + 500) });
+for (let i = 0; i < items.length; i += 500)
+  await api("POST", "/context/ingest", { type: "knowledge", database: "plain", app_knowledge: items.slice(i, i + 500) });
 await waitCount("plain", items.length);
 const plainSeconds = (performance.now() - started) / 1000;
 await waitCount("plain", items.length, ["completed"]);
@@ -139,7 +154,12 @@ await waitCount("conn", items.length, ["completed"]);
 
 // 3. Nothing changed.
 const generations = async (): Promise<Map<string, number>> =>
-  new Map((await app.store.reader.selectFrom("context_items").select(["source_id", "generation"]).where("database_id", "=", databaseIds.conn!).execute()).map((r) => [r.source_id, Number(r.generation)]));
+  new Map(
+    (await app.store.reader.selectFrom("context_items").select(["source_id", "generation"]).where("database_id", "=", databaseIds.conn!).execute()).map((r) => [
+      r.source_id,
+      Number(r.generation),
+    ]),
+  );
 const changedSince = (before: Map<string, number>, after: Map<string, number>): number => [...after].filter(([id, g]) => before.get(id) !== g).length;
 let gens = await generations();
 let jobs = await ingestJobs();
@@ -159,19 +179,38 @@ await syncAll();
 await idle();
 const oneSyncSeconds = (performance.now() - started) / 1000;
 const oneReingested = changedSince(gens, await generations());
-while ((await app.store.reader.selectFrom("context_items").select("id").where("database_id", "=", databaseIds.conn!).where("generation", ">", 1).where("status", "in", SEARCHABLE).execute()).length < oneReingested) await sleep(50);
+while (
+  (
+    await app.store.reader
+      .selectFrom("context_items")
+      .select("id")
+      .where("database_id", "=", databaseIds.conn!)
+      .where("generation", ">", 1)
+      .where("status", "in", SEARCHABLE)
+      .execute()
+  ).length < oneReingested
+)
+  await sleep(50);
 const oneSearchable = (performance.now() - started) / 1000;
 const oneEmbedded = (await ingestJobs()) - jobs;
 
 const plainRate = items.length / plainSeconds;
 const firstRate = items.length / firstSeconds;
-console.log(`backend: ${backend}, embedder: ${config.embedding.provider}, objects: ${items.length} (Slack messages ${ws.channels.length} channels, GitHub issues/PRs and comments ${ws.repos.length} repos)`);
+console.log(
+  `backend: ${backend}, embedder: ${config.embedding.provider}, objects: ${items.length} (Slack messages ${ws.channels.length} channels, GitHub issues/PRs and comments ${ws.repos.length} repos)`,
+);
 console.log(`load average at start: ${loadAtStart}; at end: ${load()}`);
 console.log(`plain ingestion (POST /context/ingest, 500 per call): searchable in ${plainSeconds.toFixed(1)} s = ${plainRate.toFixed(1)} objects/s`);
-console.log(`connector first sync: searchable in ${firstSeconds.toFixed(1)} s = ${firstRate.toFixed(1)} objects/s (sync itself idle after ${firstSyncIdle.toFixed(1)} s)`);
+console.log(
+  `connector first sync: searchable in ${firstSeconds.toFixed(1)} s = ${firstRate.toFixed(1)} objects/s (sync itself idle after ${firstSyncIdle.toFixed(1)} s)`,
+);
 console.log(`first sync / plain ingestion: ${((firstRate / plainRate) * 100).toFixed(1)}% (target >= 80%)`);
-console.log(`incremental, nothing changed: ${noChangeSeconds.toFixed(2)} s (target < 5 s), items re-ingested ${noChangeReingested}, embedding jobs ${noChangeEmbedded} (target 0)`);
-console.log(`incremental, ${edits} objects edited (1%): sync ${oneSyncSeconds.toFixed(2)} s, searchable ${oneSearchable.toFixed(2)} s, items re-ingested ${oneReingested}, embedding jobs ${oneEmbedded}`);
+console.log(
+  `incremental, nothing changed: ${noChangeSeconds.toFixed(2)} s (target < 5 s), items re-ingested ${noChangeReingested}, embedding jobs ${noChangeEmbedded} (target 0)`,
+);
+console.log(
+  `incremental, ${edits} objects edited (1%): sync ${oneSyncSeconds.toFixed(2)} s, searchable ${oneSearchable.toFixed(2)} s, items re-ingested ${oneReingested}, embedding jobs ${oneEmbedded}`,
+);
 await app.close();
 await ws.close();
 await db.drop();

@@ -8,7 +8,7 @@
  * Targets (embedded): indexed lookup p50 < 1 ms, 2-hop count p50 < 5 ms, UNWIND create 100k nodes < 5 s.
  */
 import { createApplication, type Application } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/platform/config.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { measure, measureShapes, option, seededRandom, socialGraphShapes } from "./bench-utils.js";
 
@@ -37,8 +37,7 @@ try {
   console.log(`backend: ${app.store.backend}`);
   const org = await app.orgs.createOrganization("bench");
   await app.graphArea.createDatabase(org.id, "bench");
-  const query = (collection: string, q: string, params: Record<string, unknown> = {}) =>
-    app.graphArea.query(org.id, "bench", collection, q, params);
+  const query = (collection: string, q: string, params: Record<string, unknown> = {}) => app.graphArea.query(org.id, "bench", collection, q, params);
 
   let t0 = performance.now();
   for (let from = 0; from < NODES; from += BATCH) {

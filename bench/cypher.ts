@@ -4,7 +4,7 @@
  * Usage: npm run bench:cypher [-- --nodes N --rels M --runs R]
  * Targets: indexed lookup p50 < 1 ms, 2-hop count p50 < 5 ms, UNWIND create 100k nodes < 5 s.
  */
-import { MemoryGraphStore, executeCypher } from "../src/cypher/index.js";
+import { MemoryGraphStore, executeCypher } from "../src/engines/cypher/index.js";
 import { measureShapes, option, seededRandom, socialGraphShapes } from "./bench-utils.js";
 
 const NODES = option("nodes", 100_000);
@@ -18,7 +18,14 @@ function buildGraph(): MemoryGraphStore {
   const store = new MemoryGraphStore();
   const t0 = performance.now();
   for (let i = 0; i < NODES; i++) {
-    store.createNode(["Person"], new Map<string, bigint | string>([["id", BigInt(i)], ["name", `p${i}`], ["age", BigInt(i % 80)]]));
+    store.createNode(
+      ["Person"],
+      new Map<string, bigint | string>([
+        ["id", BigInt(i)],
+        ["name", `p${i}`],
+        ["age", BigInt(i % 80)],
+      ]),
+    );
   }
   const noProps = new Map<string, bigint>();
   for (let k = 0; k < 100; k++) store.createRelationship("KNOWS", 0, 1 + pick(NODES - 1), noProps);

@@ -1,7 +1,7 @@
 // Throughput of entity and relation extraction on short texts (chat turns, Slack messages).
 // Usage: npm run bench:extract [-- seconds-per-case]
 import { performance } from "node:perf_hooks";
-import { createEntityResolver, extractEntities, extractRelations, inferMemory } from "../src/extract/index.js";
+import { createEntityResolver, extractEntities, extractRelations, inferMemory } from "../src/engines/extraction/index.js";
 
 const SAMPLES = [
   "Hey @ada, can you email bob@example.com about the $1,200 invoice by Friday 3pm? #billing",

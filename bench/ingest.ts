@@ -4,14 +4,12 @@
 // ratio; and the time to searchable of a 20-page PDF. BENCH_ITEMS sets the item count; BENCH_MARKS=1
 // prints the pipeline window's wall-clock marks to stderr (to line up CPU samples of the process).
 
-
-
 import { createApplication } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
-import { createLocalEmbedder } from "../src/embeddings/local-embedder.js";
-import { renderAppItem, validateAppItem } from "../src/ingest/app-items/index.js";
-import { chunkDocument } from "../src/ingest/chunk/index.js";
-import type { IndexingStatus } from "../src/store/schema.js";
+import { loadConfig } from "../src/platform/config.js";
+import { createLocalEmbedder } from "../src/engines/embeddings/local-embedder.js";
+import { renderAppItem, validateAppItem } from "../src/engines/documents/app-items/index.js";
+import { chunkDocument } from "../src/engines/documents/chunk/index.js";
+import type { IndexingStatus } from "../src/platform/store/schema.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { makePdf } from "../test/helpers/make-files.js";
 
@@ -71,7 +69,12 @@ const waitFor = async (prefix: string, count: number, states: readonly string[] 
   while ((await reached(prefix, states)) < count) await new Promise((r) => setTimeout(r, 50));
 };
 const inject = (payload: unknown) =>
-  app.server.inject({ method: "POST", url: "/context/ingest", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, payload: JSON.stringify(payload) });
+  app.server.inject({
+    method: "POST",
+    url: "/context/ingest",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    payload: JSON.stringify(payload),
+  });
 const key = (await app.orgs.createKey(org.id, "bench")).key;
 
 if (process.env.BENCH_MARKS) console.error(`MARK pipeline-start ${Date.now() / 1000}`);
@@ -82,7 +85,11 @@ const acceptMs = performance.now() - started;
 await waitFor("bench-", items.length);
 const pipelineSeconds = (performance.now() - started) / 1000;
 if (process.env.BENCH_MARKS) console.error(`MARK pipeline-end ${Date.now() / 1000}`);
-const chunkRows = await app.store.db.selectFrom("context_chunks").select((eb) => eb.fn.countAll<number>().as("n")).where("database_id", "=", database.id).executeTakeFirstOrThrow();
+const chunkRows = await app.store.db
+  .selectFrom("context_chunks")
+  .select((eb) => eb.fn.countAll<number>().as("n"))
+  .where("database_id", "=", database.id)
+  .executeTakeFirstOrThrow();
 const pipelineRate = Number(chunkRows.n) / pipelineSeconds;
 // Graph building runs at background priority while items are being made searchable; it catches up here.
 await waitFor("bench-", items.length, ["completed"]);
@@ -90,26 +97,38 @@ const completedSeconds = (performance.now() - started) / 1000;
 
 // 3. A 20-page PDF from the 202 to searchable.
 const pages = Array.from({ length: 20 }, (_, p) =>
-  Array.from({ length: 40 }, (_, l) => `Page ${p + 1} line ${l + 1}: ${topics[(p + l) % topics.length]} notes by ${people[l % people.length]} on item ${p * 40 + l}.`),
+  Array.from(
+    { length: 40 },
+    (_, l) => `Page ${p + 1} line ${l + 1}: ${topics[(p + l) % topics.length]} notes by ${people[l % people.length]} on item ${p * 40 + l}.`,
+  ),
 );
 const pdf = await makePdf(pages);
 const boundary = "----bench";
 const body = Buffer.concat([
-  Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nknowledge\r\n--${boundary}\r\nContent-Disposition: form-data; name="database"\r\n\r\nbench\r\n`),
+  Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nknowledge\r\n--${boundary}\r\nContent-Disposition: form-data; name="database"\r\n\r\nbench\r\n`,
+  ),
   Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="document_metadata"\r\n\r\n[{"id":"pdf-20"}]\r\n`),
   Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="twenty.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
   Buffer.from(pdf),
   Buffer.from(`\r\n--${boundary}--\r\n`),
 ]);
 started = performance.now();
-const pdfRes = await app.server.inject({ method: "POST", url: "/context/ingest", headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` }, payload: body });
+const pdfRes = await app.server.inject({
+  method: "POST",
+  url: "/context/ingest",
+  headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+  payload: body,
+});
 if (pdfRes.statusCode !== 202) throw new Error(pdfRes.body);
 await waitFor("pdf-20", 1);
 const pdfSeconds = (performance.now() - started) / 1000;
 
 console.log(`backend: ${backend}, embedder: local USE-lite, ${workers} worker threads`);
 console.log(`embedder raw: ${chunkTexts.length} chunks in ${rawSeconds.toFixed(2)} s = ${rawRate.toFixed(1)} chunks/s`);
-console.log(`pipeline (${ITEMS} app items, accept ${acceptMs.toFixed(0)} ms): ${chunkRows.n} chunks searchable in ${pipelineSeconds.toFixed(2)} s = ${pipelineRate.toFixed(1)} chunks/s`);
+console.log(
+  `pipeline (${ITEMS} app items, accept ${acceptMs.toFixed(0)} ms): ${chunkRows.n} chunks searchable in ${pipelineSeconds.toFixed(2)} s = ${pipelineRate.toFixed(1)} chunks/s`,
+);
 console.log(`all ${ITEMS} items completed (graph built) ${completedSeconds.toFixed(2)} s after the 202`);
 console.log(`pipeline / raw embedder: ${((pipelineRate / rawRate) * 100).toFixed(1)}% (target >= 80%)`);
 console.log(`20-page PDF: searchable ${pdfSeconds.toFixed(2)} s after the 202 (target <= 15 s)`);

@@ -75,7 +75,11 @@ export function loadLocomo(path: string, limit: number): Conversation[] {
     const known = new Set(memories.map((m) => m.id));
     const questions = s.qa
       .filter((q) => q.category >= 1 && q.category <= 4)
-      .map((q) => ({ question: q.question, category: q.category, evidence: [...new Set(q.evidence.flatMap((e) => e.split(/[;,\s]+/)).map((e) => e.trim()))].filter((e) => known.has(e)) }))
+      .map((q) => ({
+        question: q.question,
+        category: q.category,
+        evidence: [...new Set(q.evidence.flatMap((e) => e.split(/[;,\s]+/)).map((e) => e.trim()))].filter((e) => known.has(e)),
+      }))
       .filter((q) => q.evidence.length > 0);
     return { collection: `locomo-${n + 1}`, memories, questions };
   });

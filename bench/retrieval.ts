@@ -7,7 +7,7 @@
 // reuses it on the next run (skips ingestion; for tuning only: the reported figures ingest afresh).
 import { existsSync, mkdirSync } from "node:fs";
 import { createApplication } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/platform/config.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { option, percentile } from "./bench-utils.js";
 import { loadLocomo } from "./locomo.js";
@@ -21,14 +21,25 @@ const reused = reuseDir !== undefined && existsSync(`${reuseDir}/ready`);
 const db = reuseDir ? { dataDir: reuseDir, databaseUrl: null, drop: async () => {} } : await createTestDb();
 if (reuseDir) mkdirSync(reuseDir, { recursive: true });
 const backend = db.databaseUrl ? "postgres" : "sqlite";
-const config = loadConfig({ DATA_DIR: db.dataDir, LOG_LEVEL: "error", JOB_POLL_MS: "20", RATE_LIMIT_PER_MINUTE: "0", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) });
+const config = loadConfig({
+  DATA_DIR: db.dataDir,
+  LOG_LEVEL: "error",
+  JOB_POLL_MS: "20",
+  RATE_LIMIT_PER_MINUTE: "0",
+  ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+});
 const app = await createApplication(config);
 app.worker.start();
 const existing = reused ? await app.store.db.selectFrom("databases").select("org_id").where("name", "=", "locomo").executeTakeFirstOrThrow() : null;
 const orgId = existing ? existing.org_id : (await app.orgs.createOrganization("bench")).id;
 const key = (await app.orgs.createKey(orgId, "bench")).key;
 const post = async (url: string, payload: unknown): Promise<Record<string, unknown>> => {
-  const res = await app.server.inject({ method: "POST", url, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, payload: JSON.stringify(payload) });
+  const res = await app.server.inject({
+    method: "POST",
+    url,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    payload: JSON.stringify(payload),
+  });
   if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
   return res.json<Record<string, unknown>>();
 };
@@ -77,7 +88,16 @@ for (const [i, m] of methods.entries()) {
   for (const c of conversations) {
     for (const q of c.questions) {
       const t0 = performance.now();
-      const res = await post("/query", { database: "locomo", collection: c.collection, type: "memory", query: q.question, max_results: 20, graph_context: false, ...m.body, ...(i > 0 ? extra : {}) });
+      const res = await post("/query", {
+        database: "locomo",
+        collection: c.collection,
+        type: "memory",
+        query: q.question,
+        max_results: 20,
+        graph_context: false,
+        ...m.body,
+        ...(i > 0 ? extra : {}),
+      });
       times.push(performance.now() - t0);
       const ranked = [...new Set((res.data as { chunks: Array<{ id: string }> }).chunks.map((ch) => ch.id))];
       KS.forEach((k, j) => (sums[j]! += q.evidence.filter((e) => ranked.slice(0, k).includes(e)).length / q.evidence.length));
@@ -88,8 +108,13 @@ for (const [i, m] of methods.entries()) {
     }
   }
   times.sort((a, b) => a - b);
-  const cats = [...byCategory].sort((a, b) => a[0] - b[0]).map(([k, v]) => `c${k} ${(v.r10 / v.n).toFixed(3)}`).join(" ");
-  console.log(`${m.name.padEnd(22)} ${sums.map((s) => (s / questionCount).toFixed(3).padStart(6)).join(" ")}   ${percentile(times, 0.5).toFixed(1).padStart(6)}  ${percentile(times, 0.95).toFixed(1).padStart(6)}   R@10 by category: ${cats}`);
+  const cats = [...byCategory]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, v]) => `c${k} ${(v.r10 / v.n).toFixed(3)}`)
+    .join(" ");
+  console.log(
+    `${m.name.padEnd(22)} ${sums.map((s) => (s / questionCount).toFixed(3).padStart(6)).join(" ")}   ${percentile(times, 0.5).toFixed(1).padStart(6)}  ${percentile(times, 0.95).toFixed(1).padStart(6)}   R@10 by category: ${cats}`,
+  );
 }
 await app.close();
 if (!reuseDir) await db.drop();

@@ -1,7 +1,10 @@
 // Tokenizer throughput: `npx tsx bench/tokenize.ts`. Prints tokens/s over a synthetic mixed corpus.
-import { tokenize } from "../src/text/tokenize.js";
+import { tokenize } from "../src/engines/bm25/tokenize.js";
 
-const vocabulary = "the quick brown fox jumps over lazy dogs while engineers deploy services to production on 2024-05-01 at 10:30am email ops@example.com see https://example.com/runbook #incident @oncall running runners ran".split(" ");
+const vocabulary =
+  "the quick brown fox jumps over lazy dogs while engineers deploy services to production on 2024-05-01 at 10:30am email ops@example.com see https://example.com/runbook #incident @oncall running runners ran".split(
+    " ",
+  );
 let seed = 7;
 function next(): number {
   seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -19,4 +22,6 @@ for (const d of docs) {
 }
 const seconds = (performance.now() - started) / 1000;
 console.log(`docs: ${docs.length}, input words: ${rawTokens}, output terms: ${terms}`);
-console.log(`time: ${seconds.toFixed(2)} s, ${Math.round(rawTokens / seconds).toLocaleString("en")} input tokens/s, ${Math.round(docs.length / seconds).toLocaleString("en")} docs/s`);
+console.log(
+  `time: ${seconds.toFixed(2)} s, ${Math.round(rawTokens / seconds).toLocaleString("en")} input tokens/s, ${Math.round(docs.length / seconds).toLocaleString("en")} docs/s`,
+);

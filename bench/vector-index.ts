@@ -1,8 +1,8 @@
 // ANN index figures: `npx tsx bench/vector-index.ts [count] [dims]` (default 100k x 512).
 // Builds the usearch HNSW index incrementally (one add per vector, as chunks land) and in bulk
 // with 2 threads, then measures single-query kNN latency (k=10) and recall@10 against exact search.
-import { ExactIndex } from "../src/vector-index/exact-index.js";
-import { UsearchIndex } from "../src/vector-index/usearch-index.js";
+import { ExactIndex } from "../src/engines/vector-index/exact-index.js";
+import { UsearchIndex } from "../src/engines/vector-index/usearch-index.js";
 
 const count = Number(process.argv[2] ?? 100_000);
 const dims = Number(process.argv[3] ?? 512);
@@ -33,7 +33,11 @@ const incrementalSeconds = (performance.now() - started) / 1000;
 
 started = performance.now();
 const bulk = new UsearchIndex({ dimensions: dims });
-bulk.addMany(vectors.map((_, i) => i), vectors, 2);
+bulk.addMany(
+  vectors.map((_, i) => i),
+  vectors,
+  2,
+);
 const bulkSeconds = (performance.now() - started) / 1000;
 
 const exact = new ExactIndex(dims);
@@ -61,6 +65,8 @@ exactLatencies.sort((a, b) => a - b);
 
 console.log(`vectors: ${count} x ${dims}`);
 console.log(`usearch HNSW build, incremental single adds: ${incrementalSeconds.toFixed(1)} s; bulk addMany (2 threads): ${bulkSeconds.toFixed(1)} s`);
-console.log(`usearch kNN k=10: p50 ${percentile(latencies, 0.5).toFixed(3)} ms, p95 ${percentile(latencies, 0.95).toFixed(3)} ms, recall@10 ${(hits / (queries * 10)).toFixed(3)}`);
+console.log(
+  `usearch kNN k=10: p50 ${percentile(latencies, 0.5).toFixed(3)} ms, p95 ${percentile(latencies, 0.95).toFixed(3)} ms, recall@10 ${(hits / (queries * 10)).toFixed(3)}`,
+);
 console.log(`exact scan kNN k=10: p50 ${percentile(exactLatencies, 0.5).toFixed(1)} ms`);
 console.log(`rss: ${Math.round(process.memoryUsage().rss / 1e6)} MB`);

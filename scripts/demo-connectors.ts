@@ -10,9 +10,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApplication } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
-import type { DemoWorkspace } from "../src/connectors/demo-workspace.js";
-import { DEMO_WORKSPACES } from "../src/connectors/registry.js";
+import { loadConfig } from "../src/platform/config.js";
+import type { DemoWorkspace } from "../src/features/connectors/demo-workspace.js";
+import { DEMO_WORKSPACES } from "../src/features/connectors/registry.js";
 
 const workspaces: DemoWorkspace[] = [];
 for (const start of Object.values(DEMO_WORKSPACES)) workspaces.push(await (await start())());
@@ -48,7 +48,12 @@ const json = `-H "Content-Type: application/json"`;
 const lines = [
   "",
   `The service listens on ${base} (data in ${config.dataDir}), beside fake providers:`,
-  ...workspaces.map((w) => `  ${w.provider.padEnd(8)} ${w.objects} objects, ${Object.entries(w.env).map(([k, v]) => `${k}=${v}`).join(" ")}`),
+  ...workspaces.map(
+    (w) =>
+      `  ${w.provider.padEnd(8)} ${w.objects} objects, ${Object.entries(w.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ")}`,
+  ),
   "",
   "Create a connector against each, configure its resources and sync it:",
   "",

@@ -49,7 +49,9 @@ const runTimeoutMs = positiveInt("TEST_RUN_TIMEOUT_MS", 30 * 60_000);
 const child = spawn(
   process.execPath,
   [
-    "--import", "tsx", "--test",
+    "--import",
+    "tsx",
+    "--test",
     `--test-concurrency=${concurrency}`,
     `--test-timeout=${testTimeoutMs}`,
     // A file whose tests are done exits even if a handle (a server, a timer) was left open.

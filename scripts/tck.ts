@@ -44,7 +44,14 @@ if (verbose) {
 const baseline = readBaseline(BASELINE);
 if (update && filter === "") {
   const header = "# TCK scenarios expected to fail (one key per line). Kept exact by `npm run tck`.\n";
-  writeFileSync(BASELINE, header + [...report.failures.keys()].sort().map((k) => `${k}\n`).join(""));
+  writeFileSync(
+    BASELINE,
+    header +
+      [...report.failures.keys()]
+        .sort()
+        .map((k) => `${k}\n`)
+        .join(""),
+  );
   console.log(`Baseline rewritten with ${report.failures.size} entries.`);
 }
 const { unexpectedFailures, unexpectedPasses } = compareWithBaseline(selected, report.failures, update ? new Set(report.failures.keys()) : baseline);

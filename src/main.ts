@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { createApplication } from "./app.js";
-import { ConfigError, describeConfig, loadConfig } from "./config.js";
-import { firstRunBanner } from "./orgs/first-run-banner.js";
+import { ConfigError, describeConfig, loadConfig } from "./platform/config.js";
+import { firstRunBanner } from "./features/organizations/first-run-banner.js";
 
 /** Margin past SHUTDOWN_TIMEOUT_MS after which the process exits whatever is still running. */
 const SHUTDOWN_BACKSTOP_MS = 100;

@@ -1,6 +1,6 @@
-import type { GraphStore } from "../../src/cypher/store/graph-store.js";
-import { NodeRef, PathValue, RelRef } from "../../src/cypher/values/value.js";
-import type { Value } from "../../src/cypher/values/value.js";
+import type { GraphStore } from "../../src/engines/cypher/store/graph-store.js";
+import { NodeRef, PathValue, RelRef } from "../../src/engines/cypher/values/value.js";
+import type { Value } from "../../src/engines/cypher/values/value.js";
 import type { Expected } from "./tck-values.js";
 
 /**
@@ -22,7 +22,10 @@ function list(items: string[], o: CanonicalOptions): string {
 }
 
 function entries(pairs: (readonly [string, string])[]): string {
-  return `{${[...pairs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([k, v]) => `${k}:${v}`).join(",")}}`;
+  return `{${[...pairs]
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([k, v]) => `${k}:${v}`)
+    .join(",")}}`;
 }
 
 export function canonicalExpected(e: Expected, o: CanonicalOptions): string {
@@ -38,7 +41,10 @@ export function canonicalExpected(e: Expected, o: CanonicalOptions): string {
     case "string":
       return `s:${JSON.stringify(e.value)}`;
     case "list":
-      return list(e.items.map((i) => canonicalExpected(i, o)), o);
+      return list(
+        e.items.map((i) => canonicalExpected(i, o)),
+        o,
+      );
     case "map":
       return entries(e.entries.map(([k, v]) => [k, canonicalExpected(v, o)] as const));
     case "node":
@@ -69,7 +75,11 @@ export function canonicalActual(store: GraphStore, v: Value, o: CanonicalOptions
     case "undefined":
       break;
   }
-  if (Array.isArray(v)) return list(v.map((i) => canonicalActual(store, i, o)), o);
+  if (Array.isArray(v))
+    return list(
+      v.map((i) => canonicalActual(store, i, o)),
+      o,
+    );
   if (v instanceof Map) return entries([...v].map(([k, x]) => [k, canonicalActual(store, x, o)] as const));
   if (v instanceof NodeRef) return node(store, v, o);
   if (v instanceof RelRef) return rel(store, v, o);

@@ -29,9 +29,7 @@ function classify(path: string, pickle: Pickle): string | null {
   if (path.startsWith("clauses/call/")) return "procedure CALL";
   if (path.startsWith("expressions/existentialSubqueries/")) return "EXISTS {}";
   if (path.startsWith("expressions/temporal/")) return "temporal types";
-  const text = pickle.steps
-    .map((s) => `${s.text} ${s.argument?.docString?.content ?? ""} ${JSON.stringify(s.argument?.dataTable ?? "")}`)
-    .join(" ");
+  const text = pickle.steps.map((s) => `${s.text} ${s.argument?.docString?.content ?? ""} ${JSON.stringify(s.argument?.dataTable ?? "")}`).join(" ");
   if (TEMPORAL.test(text)) return "temporal types";
   return null;
 }

@@ -1,11 +1,11 @@
 import type { PickleStep, PickleTable } from "@cucumber/messages";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CypherError } from "../../src/cypher/errors.js";
-import { executeCypher } from "../../src/cypher/execute.js";
-import type { CypherResult } from "../../src/cypher/execute.js";
-import { MemoryGraphStore } from "../../src/cypher/store/memory-graph-store.js";
-import type { Value } from "../../src/cypher/values/value.js";
+import { CypherError } from "../../src/engines/cypher/errors.js";
+import { executeCypher } from "../../src/engines/cypher/execute.js";
+import type { CypherResult } from "../../src/engines/cypher/execute.js";
+import { MemoryGraphStore } from "../../src/engines/cypher/store/memory-graph-store.js";
+import type { Value } from "../../src/engines/cypher/values/value.js";
 import { canonicalActual, canonicalExpected, expectedToValue } from "./canonical.js";
 import { captureState, diffStates } from "./side-effects.js";
 import type { GraphState } from "./side-effects.js";

@@ -1,5 +1,5 @@
-import type { GraphStore } from "../../src/cypher/store/graph-store.js";
-import { valueKey } from "../../src/cypher/values/compare.js";
+import type { GraphStore } from "../../src/engines/cypher/store/graph-store.js";
+import { valueKey } from "../../src/engines/cypher/values/compare.js";
 
 export interface GraphState {
   readonly nodes: ReadonlySet<number>;

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import { ConfigError, describeConfig, loadConfig } from "../config.js";
-import { OrgService } from "../orgs/service.js";
-import { openStore } from "../store/db.js";
-import { migrate } from "../store/migrate.js";
+import { ConfigError, describeConfig, loadConfig } from "../platform/config.js";
+import { OrgService } from "../features/organizations/service.js";
+import { openStore } from "../platform/store/db.js";
+import { migrate } from "../platform/store/migrate.js";
 
 const USAGE = `context-store <command> [options]
 

@@ -72,7 +72,10 @@ describe("databases and collections", () => {
     });
     assert.equal(patch.status, 200);
     const fields = field<Array<{ name: string; enable_match: boolean; enable_sparse_embedding: boolean }>>(patch.body, "data.database_metadata_schema");
-    assert.deepEqual(fields.map((f) => f.name), ["team", "priority"]);
+    assert.deepEqual(
+      fields.map((f) => f.name),
+      ["team", "priority"],
+    );
     assert.equal(fields[0]?.enable_match, true);
     assert.equal(fields[0]?.enable_sparse_embedding, false);
     const conflict = await t.request("PATCH", "/databases/with_schema/metadata-schema", {

@@ -17,13 +17,20 @@ function prng(seed: number): () => number {
 function randomValue(rand: () => number, depth = 0): unknown {
   const pick = Math.floor(rand() * (depth > 2 ? 6 : 8));
   switch (pick) {
-    case 0: return null;
-    case 1: return rand() < 0.5;
-    case 2: return Math.floor(rand() * 2e9) - 1e9;
-    case 3: return rand() * 1e6;
-    case 4: return "main_db";
-    case 5: return String.fromCharCode(...Array.from({ length: Math.floor(rand() * 12) }, () => Math.floor(rand() * 0xffff)));
-    case 6: return Array.from({ length: Math.floor(rand() * 4) }, () => randomValue(rand, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return rand() < 0.5;
+    case 2:
+      return Math.floor(rand() * 2e9) - 1e9;
+    case 3:
+      return rand() * 1e6;
+    case 4:
+      return "main_db";
+    case 5:
+      return String.fromCharCode(...Array.from({ length: Math.floor(rand() * 12) }, () => Math.floor(rand() * 0xffff)));
+    case 6:
+      return Array.from({ length: Math.floor(rand() * 4) }, () => randomValue(rand, depth + 1));
     default: {
       const keys = ["database", "tenant_id", "collection", "sub_tenant_id", "fields", "database_metadata_schema", "name", "x"];
       return Object.fromEntries(keys.filter(() => rand() < 0.4).map((k) => [k, randomValue(rand, depth + 1)]));
@@ -46,8 +53,27 @@ const HOSTILE_VALUES = [
   "{}",
   '"\\u0000\\u202e"',
 ];
-const HOSTILE_FIELDS = ["database", "tenant_id", "collection", "sub_tenant_id", "page", "page_size", "ids", "memories", "app_knowledge",
-  "metadata", "additional_metadata", "params", "query", "depth", "max_sources", "file_ids", "source_ids", "expiry_time", "cursor"];
+const HOSTILE_FIELDS = [
+  "database",
+  "tenant_id",
+  "collection",
+  "sub_tenant_id",
+  "page",
+  "page_size",
+  "ids",
+  "memories",
+  "app_knowledge",
+  "metadata",
+  "additional_metadata",
+  "params",
+  "query",
+  "depth",
+  "max_sources",
+  "file_ids",
+  "source_ids",
+  "expiry_time",
+  "cursor",
+];
 
 const MALFORMED = ['{"database":', "[1,2", "null", "\u0000\u0001", '{"a":1}}', "true", '"str"', "{".repeat(200), ""];
 
@@ -72,9 +98,7 @@ describe("random and malformed input never produces a 5xx", () => {
     for (const { method, path } of routes) {
       for (let i = 0; i < 25; i++) {
         const body = method === "GET" ? undefined : randomValue(rand);
-        const query = Object.fromEntries(
-          ["database", "tenant_id", "collection", "page"].filter(() => rand() < 0.5).map((k) => [k, String(randomValue(rand))]),
-        );
+        const query = Object.fromEntries(["database", "tenant_id", "collection", "page"].filter(() => rand() < 0.5).map((k) => [k, String(randomValue(rand))]));
         const res = await t.request(method, path, method === "GET" ? { query } : { body: body ?? {}, query });
         requests++;
         assert.ok(res.status < 500, `${method} ${path} ${JSON.stringify(body)} -> ${res.status} ${res.text}`);

@@ -93,12 +93,18 @@ describe("hostile input: nesting depth and number bounds", () => {
   });
 
   test("a memory expiry_time beyond any date is 400", async () => {
-    const res = await t.request("POST", "/context/ingest", { rawBody: `{"type":"memory","database":"${DB}","memories":[{"text":"x","expiry_time":1e308}]}`, headers: { "Content-Type": "application/json" } });
+    const res = await t.request("POST", "/context/ingest", {
+      rawBody: `{"type":"memory","database":"${DB}","memories":[{"text":"x","expiry_time":1e308}]}`,
+      headers: { "Content-Type": "application/json" },
+    });
     assertEnvelopeError(res, 400, "INVALID_INPUT");
   });
 
   test("nesting at the limit is still accepted", async () => {
-    const res = await t.request("PATCH", "/context/doc-1/metadata", { rawBody: `{"database":"${DB}","additional_metadata":{"x":${deepArray(60)}}}`, headers: { "Content-Type": "application/json" } });
+    const res = await t.request("PATCH", "/context/doc-1/metadata", {
+      rawBody: `{"database":"${DB}","additional_metadata":{"x":${deepArray(60)}}}`,
+      headers: { "Content-Type": "application/json" },
+    });
     assert.equal(res.status, 200, res.text);
     const undo = await t.request("PATCH", "/context/doc-1/metadata", { body: { database: DB, additional_metadata: { x: null } } });
     assert.equal(undo.status, 200, undo.text);

@@ -31,7 +31,11 @@ describe("identifier and name rules", () => {
   before(async () => {
     t = await startTestApp();
     await createReadyDatabase(t, DB);
-    const res = await ingestMultipart(t, { type: "knowledge", database: DB, app_knowledge: JSON.stringify([{ id: "repo/docs/readme.md", type: "note", content: { text: "kept" } }]) });
+    const res = await ingestMultipart(t, {
+      type: "knowledge",
+      database: DB,
+      app_knowledge: JSON.stringify([{ id: "repo/docs/readme.md", type: "note", content: { text: "kept" } }]),
+    });
     assert.equal(res.status, 202, res.text);
     await waitTerminal(t, DB, ["repo/docs/readme.md"]);
     snapshot = await listAll();
@@ -57,7 +61,9 @@ describe("identifier and name rules", () => {
   test("collection names on ingest are refused with 400 and a reason", async () => {
     for (const [name, why] of BAD_NAMES) {
       // a JSON body: multipart would carry a lone surrogate as U+FFFD
-      const res = await t.request("POST", "/context/ingest", { body: { type: "knowledge", database: DB, collection: name, app_knowledge: JSON.stringify([{ id: "x", type: "note", content: { text: "x" } }]) } });
+      const res = await t.request("POST", "/context/ingest", {
+        body: { type: "knowledge", database: DB, collection: name, app_knowledge: JSON.stringify([{ id: "x", type: "note", content: { text: "x" } }]) },
+      });
       assert.equal(res.status, 400, res.text);
       assert.equal(field(res.body, "error.code"), "INVALID_INPUT");
       assert.match(String(field(res.body, "error.message")), why);
@@ -72,12 +78,18 @@ describe("identifier and name rules", () => {
     const res = await ingestMultipart(t, {
       type: "knowledge",
       database: DB,
-      app_knowledge: JSON.stringify([...bad.map((id) => ({ id, type: "note", content: { text: "x" } })), { id: "ok/" + "p".repeat(500), type: "note", content: { text: "fine" } }]),
+      app_knowledge: JSON.stringify([
+        ...bad.map((id) => ({ id, type: "note", content: { text: "x" } })),
+        { id: "ok/" + "p".repeat(500), type: "note", content: { text: "fine" } },
+      ]),
     });
     assert.equal(res.status, 202, res.text);
     assert.ok(res.text.length < 10_000, `answer of ${res.text.length} characters`);
     const rows = field<Array<Record<string, unknown>>>(res.body, "data.results");
-    assert.deepEqual(rows.map((r) => [r.status, r.error_code ?? null]), [...bad.map(() => ["failed", "INVALID_INPUT"]), ["queued", null]]);
+    assert.deepEqual(
+      rows.map((r) => [r.status, r.error_code ?? null]),
+      [...bad.map(() => ["failed", "INVALID_INPUT"]), ["queued", null]],
+    );
     assert.match(String(rows[0]?.message), /at most 512 characters/);
     await waitTerminal(t, DB, ["ok/" + "p".repeat(500)]);
     const del = await t.request("DELETE", "/context", { body: { database: DB, ids: ["ok/" + "p".repeat(500)] } });
@@ -88,13 +100,24 @@ describe("identifier and name rules", () => {
   });
 
   test("metadata keys: too long or with control/bidi characters are 400 on ingest and on PATCH", async () => {
-    const ingest = await ingestMultipart(t, { type: "knowledge", database: DB, additional_metadata: JSON.stringify({ ["k".repeat(257)]: 1 }), app_knowledge: JSON.stringify([{ id: "y", type: "note", content: { text: "y" } }]) });
+    const ingest = await ingestMultipart(t, {
+      type: "knowledge",
+      database: DB,
+      additional_metadata: JSON.stringify({ ["k".repeat(257)]: 1 }),
+      app_knowledge: JSON.stringify([{ id: "y", type: "note", content: { text: "y" } }]),
+    });
     assert.equal(ingest.status, 400, ingest.text);
     assert.match(String(field(ingest.body, "error.message")), /at most 256 characters/);
-    const item = await ingestMultipart(t, { type: "knowledge", database: DB, app_knowledge: JSON.stringify([{ id: "z", type: "note", content: { text: "z" }, additional_metadata: { "a\u202Eb": 1 } }]) });
+    const item = await ingestMultipart(t, {
+      type: "knowledge",
+      database: DB,
+      app_knowledge: JSON.stringify([{ id: "z", type: "note", content: { text: "z" }, additional_metadata: { "a\u202Eb": 1 } }]),
+    });
     assert.equal(item.status, 202, item.text);
     assert.equal(field<Array<Record<string, unknown>>>(item.body, "data.results")[0]?.error_code, "INVALID_INPUT");
-    const patch = await t.request("PATCH", "/context/repo%2Fdocs%2Freadme.md/metadata", { body: { database: DB, additional_metadata: { "nul\u0000key": "v" } } });
+    const patch = await t.request("PATCH", "/context/repo%2Fdocs%2Freadme.md/metadata", {
+      body: { database: DB, additional_metadata: { "nul\u0000key": "v" } },
+    });
     assert.equal(patch.status, 400, patch.text);
     assert.equal(field(patch.body, "error.code"), "INVALID_INPUT");
   });

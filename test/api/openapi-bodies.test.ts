@@ -14,7 +14,15 @@ const BODYLESS = new Set([
   "post /connectors/{id}/resume",
 ]);
 // The DELETE routes that read a body (the others are addressed by path or organization alone).
-const DELETE_WITH_BODY = ["delete /byog/collections", "delete /byog/databases", "delete /context", "delete /databases", "delete /memories/delete_memory", "delete /tenants", "delete /tenants/delete"];
+const DELETE_WITH_BODY = [
+  "delete /byog/collections",
+  "delete /byog/databases",
+  "delete /context",
+  "delete /databases",
+  "delete /memories/delete_memory",
+  "delete /tenants",
+  "delete /tenants/delete",
+];
 
 test("/openapi.json: every POST/PUT/PATCH and every DELETE that reads a body documents its request body", async (t) => {
   const app = await startTestApp();

@@ -28,15 +28,23 @@ test("data.infra: each flag measures its own part (provisioning, a stalled queue
   });
   const later: { worker?: TestApp } = {};
   assert.equal((await api.request("POST", "/databases", { body: { database: "r1" } })).status, 202);
-  assert.deepEqual(await infra(api, "r1"), {
-    ready_for_ingestion: false,
-    scheduler_status: true,
-    graph_status: true,
-    vectorstore_status: { knowledge: true, memories: true },
-  }, "provisioning: not ready for ingestion; the provision job is young, so the queue is not stalled");
+  assert.deepEqual(
+    await infra(api, "r1"),
+    {
+      ready_for_ingestion: false,
+      scheduler_status: true,
+      graph_status: true,
+      vectorstore_status: { knowledge: true, memories: true },
+    },
+    "provisioning: not ready for ingestion; the provision job is young, so the queue is not stalled",
+  );
 
   // The provision job has now waited two minutes and nobody took it: no scheduler runs.
-  await api.app.store.db.updateTable("jobs").set({ run_at: Date.now() - 120_000 }).where("status", "=", "queued").execute();
+  await api.app.store.db
+    .updateTable("jobs")
+    .set({ run_at: Date.now() - 120_000 })
+    .where("status", "=", "queued")
+    .execute();
   const stalled = await infra(api, "r1");
   assert.equal(stalled.scheduler_status, false);
   assert.equal(stalled.graph_status, false, "graphs are built by jobs");
@@ -72,7 +80,10 @@ test("data.infra: each flag measures its own part (provisioning, a stalled queue
 test("embeddings databases are refused with the reason; additional_context is accepted and changes nothing", async (t) => {
   const app = await startTestApp();
   t.after(() => app.close());
-  for (const body of [{ database: "emb", is_embeddings_tenant: true }, { database: "emb", embeddings_dimension: 1536 }]) {
+  for (const body of [
+    { database: "emb", is_embeddings_tenant: true },
+    { database: "emb", embeddings_dimension: 1536 },
+  ]) {
     const res = await app.request("POST", "/databases", { body });
     assert.equal(res.status, 400, res.text);
     assert.equal(field(res.body, "error.code"), "INVALID_INPUT");

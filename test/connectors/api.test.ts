@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SecretBox } from "../../src/webhooks/secret-box.js";
+import { SecretBox } from "../../src/features/webhooks/secret-box.js";
 import { field } from "../helpers/harness.js";
 import { connector, expectStatus, SECRET_KEY, SLACK_TOKEN, startConnectorWorld } from "./connector-fixtures.js";
 
@@ -13,15 +13,23 @@ test("connector routes: providers, bad input changes nothing, isolation, pause/r
   slack.addChannel({ id: "C0GENERAL", name: "general" });
 
   const providers = expectStatus(await t.request("GET", "/connectors/providers"), 200, "providers");
-  assert.deepEqual((providers.providers as Array<{ provider: string; supported: boolean }>).map((p) => [p.provider, p.supported]), [
-    ["slack", true], ["github", true], ["linear", true], ["notion", true], ["gmail", true],
-  ]);
+  assert.deepEqual(
+    (providers.providers as Array<{ provider: string; supported: boolean }>).map((p) => [p.provider, p.supported]),
+    [
+      ["slack", true],
+      ["github", true],
+      ["linear", true],
+      ["notion", true],
+      ["gmail", true],
+    ],
+  );
   const slackInfo = expectStatus(await t.request("GET", "/connectors/providers", { query: { id: "slack" } }), 200, "provider");
   assert.ok(JSON.stringify(slackInfo.credential_schema).includes("access_token"));
   assert.ok(JSON.stringify(slackInfo.credential_schema).includes("api_token"));
   assert.equal((await t.request("GET", "/connectors/providers", { query: { id: "myspace" } })).status, 404);
 
-  const create = (body: Record<string, unknown>) => t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN }, ...body } });
+  const create = (body: Record<string, unknown>) =>
+    t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN }, ...body } });
   const unknown = await create({ provider: "myspace" });
   assert.equal(unknown.status, 400);
   assert.match(String(field(unknown.body, "error.message")), /unknown provider 'myspace'/);
@@ -43,7 +51,11 @@ test("connector routes: providers, bad input changes nothing, isolation, pause/r
   const before = await connector(t, id);
 
   // PATCH: out-of-range values are 400 and change nothing; the answer carries the bounds.
-  for (const body of [{ sync_interval_seconds: 299 }, { custom_instructions: "y".repeat(4001) }, { sync_interval_seconds: 600, custom_instructions: "z".repeat(4001) }]) {
+  for (const body of [
+    { sync_interval_seconds: 299 },
+    { custom_instructions: "y".repeat(4001) },
+    { sync_interval_seconds: 600, custom_instructions: "z".repeat(4001) },
+  ]) {
     assert.equal((await t.request("PATCH", `/connectors/${id}`, { body })).status, 400, JSON.stringify(body).slice(0, 60));
   }
   assert.equal((await t.request("PATCH", `/connectors/${id}`, { body: { credentials: { password: "x" } } })).status, 422);
@@ -60,7 +72,11 @@ test("connector routes: providers, bad input changes nothing, isolation, pause/r
   assert.match(String(field(bad.body, "error.message")), /C0MISSING/);
   assert.deepEqual(expectStatus(await t.request("GET", `/connectors/${id}/resources`), 200, "resources").resources, []);
   assert.equal((await t.request("POST", `/connectors/${id}/resources`, { body: { resource_id: "C0MISSING", resource_type: "channel" } })).status, 400);
-  const added = expectStatus(await t.request("POST", `/connectors/${id}/resources`, { body: { resource_id: "C0GENERAL", resource_type: "channel" } }), 201, "add resource");
+  const added = expectStatus(
+    await t.request("POST", `/connectors/${id}/resources`, { body: { resource_id: "C0GENERAL", resource_type: "channel" } }),
+    201,
+    "add resource",
+  );
   assert.equal(added.provider_cursor, "");
   const delMissing = await t.request("DELETE", `/connectors/${id}/resources/C0NOPE`);
   assert.equal(delMissing.status, 404);
@@ -68,7 +84,16 @@ test("connector routes: providers, bad input changes nothing, isolation, pause/r
 
   // Another organization sees nothing and changes nothing.
   const stranger = await t.newOrgKey();
-  for (const [method, path] of [["GET", `/connectors/${id}`], ["PATCH", `/connectors/${id}`], ["DELETE", `/connectors/${id}`], ["POST", `/connectors/${id}/sync`], ["GET", `/connectors/${id}/discover`], ["GET", `/connectors/${id}/status`], ["POST", `/connectors/${id}/pause`], ["DELETE", `/connectors/${id}/resources/C0GENERAL`]] as const) {
+  for (const [method, path] of [
+    ["GET", `/connectors/${id}`],
+    ["PATCH", `/connectors/${id}`],
+    ["DELETE", `/connectors/${id}`],
+    ["POST", `/connectors/${id}/sync`],
+    ["GET", `/connectors/${id}/discover`],
+    ["GET", `/connectors/${id}/status`],
+    ["POST", `/connectors/${id}/pause`],
+    ["DELETE", `/connectors/${id}/resources/C0GENERAL`],
+  ] as const) {
     const res = await t.request(method, path, { key: stranger.key, ...(method === "PATCH" ? { body: { sync_interval_seconds: 600 } } : {}) });
     assert.equal(res.status, 404, `${method} ${path}`);
     assert.equal(code(res.body), "CONNECTOR_NOT_FOUND");

@@ -1,6 +1,6 @@
 import { createReadyDatabase, eventually, startTestApp, type HttpResult, type TestApp } from "../helpers/harness.js";
-import { FakeGithub } from "../../src/connectors/github/fake-server.js";
-import { FakeSlack } from "../../src/connectors/slack/fake-server.js";
+import { FakeGithub } from "../../src/features/connectors/github/fake-server.js";
+import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
 
 export const SLACK_TOKEN = "xoxb-fake-token";
 export const GITHUB_TOKEN = "ghp_fake_token";
@@ -60,7 +60,12 @@ export async function syncNow(t: TestApp, id: string): Promise<Record<string, un
 }
 
 /** Items a connector wrote, by source id. */
-export async function connectorItems(t: TestApp, connectorId: string): Promise<Map<string, { content: string; generation: number; acl: string | null; parent_id: string | null; thread_id: string | null; additional_metadata: string }>> {
+export async function connectorItems(
+  t: TestApp,
+  connectorId: string,
+): Promise<
+  Map<string, { content: string; generation: number; acl: string | null; parent_id: string | null; thread_id: string | null; additional_metadata: string }>
+> {
   const rows = await t.app.store.db
     .selectFrom("context_items")
     .select(["source_id", "content", "generation", "acl", "parent_id", "thread_id", "additional_metadata"])

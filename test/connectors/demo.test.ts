@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import { after, test } from "node:test";
-import { DEMO_WORKSPACES } from "../../src/connectors/registry.js";
+import { DEMO_WORKSPACES } from "../../src/features/connectors/registry.js";
 import { spawnTsx } from "../helpers/child-process.js";
 import { eventually } from "../helpers/harness.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
@@ -16,7 +16,12 @@ const COMMAND = /^(?:(\w+)=\$\()?curl -sS(?: -X (\w+))? "\$CS([^"]+)" -H "Author
 test("demo:connectors prints a working connector example for every demo provider, and stops on SIGINT", { timeout: 300_000 }, async (t) => {
   db = await createTestDb();
   const port = await freePort();
-  const proc = spawnTsx(t, "scripts/demo-connectors.ts", { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LOG_LEVEL: "error" }, "pipe");
+  const proc = spawnTsx(
+    t,
+    "scripts/demo-connectors.ts",
+    { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LOG_LEVEL: "error" },
+    "pipe",
+  );
   let out = "";
   proc.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
   const exited = once(proc, "exit");
@@ -57,20 +62,28 @@ test("demo:connectors prints a working connector example for every demo provider
     const objects = Number(new RegExp(`^  ${provider}\\s+(\\d+) objects`, "m").exec(out)?.[1]);
     assert.ok(objects > 0, `${provider} object count printed`);
     const id = vars.get(provider.toUpperCase())!;
-    await eventually(async () => {
-      const c = (await (await fetch(`${cs}/connectors/${id}`, { headers: { Authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
-      return c.sync_status === "idle" && c.last_successful_sync_at !== null && c.documents_dispatched === objects;
-    }, 60_000, 100);
+    await eventually(
+      async () => {
+        const c = (await (await fetch(`${cs}/connectors/${id}`, { headers: { Authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
+        return c.sync_status === "idle" && c.last_successful_sync_at !== null && c.documents_dispatched === objects;
+      },
+      60_000,
+      100,
+    );
   }
   // The printed queries find the synced content (query_apps: true).
   const bodies = [...out.matchAll(/-d '(\{"database":"demo","query":[^']*)'/g)].map((q) => q[1]!);
   assert.equal(bodies.length, providers.length);
   for (const body of bodies) {
-    await eventually(async () => {
-      const res = await fetch(`${cs}/query`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body });
-      const answer = (await res.json()) as { data?: { chunks?: unknown[] } };
-      return (answer.data?.chunks?.length ?? 0) > 0;
-    }, 120_000, 200);
+    await eventually(
+      async () => {
+        const res = await fetch(`${cs}/query`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body });
+        const answer = (await res.json()) as { data?: { chunks?: unknown[] } };
+        return (answer.data?.chunks?.length ?? 0) > 0;
+      },
+      120_000,
+      200,
+    );
   }
 
   assert.equal(proc.kill("SIGINT"), true);

@@ -15,7 +15,13 @@ test("github: a private repository's items carry its collaborators; one without 
   github.addRepo("acme/hidden", { private: true, collaborators: ["ada", "eve"] });
   for (const repo of ["acme/open", "acme/secret", "acme/hidden"]) github.openIssue(repo, { title: `Issue in ${repo}`, body: "details", user: "ada" });
 
-  const id = String(expectStatus(await t.request("POST", "/connectors", { body: { provider: "github", database: "db", credentials: { api_token: GITHUB_TOKEN } } }), 201, "create").connector_id);
+  const id = String(
+    expectStatus(
+      await t.request("POST", "/connectors", { body: { provider: "github", database: "db", credentials: { api_token: GITHUB_TOKEN } } }),
+      201,
+      "create",
+    ).connector_id,
+  );
   const resources = ["acme/open", "acme/secret", "acme/hidden"].map((resource_id) => ({ resource_id, resource_type: "repository" }));
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources } }), 200, "configure");
   await syncNow(t, id);
@@ -32,10 +38,16 @@ test("github: a private repository's items carry its collaborators; one without 
 
   // The ACL is enforced on reads: a collaborator finds the private issue, a stranger does not.
   const search = async (principal: string): Promise<string[]> => {
-    const res = await t.request("POST", "/query", { body: { database: "db", query: "Issue in acme/secret", query_apps: true, acl: [principal], max_results: 10 } });
+    const res = await t.request("POST", "/query", {
+      body: { database: "db", query: "Issue in acme/secret", query_apps: true, acl: [principal], max_results: 10 },
+    });
     assert.equal(res.status, 200);
     return (res.body.data as { chunks: Array<{ source_id: string }> }).chunks.map((c) => c.source_id);
   };
   await eventually(async () => (await search("bob@example.com")).some((s) => s.includes("acme/secret#1")), 60_000, 200);
-  assert.equal((await search("mallory@example.com")).some((s) => s.includes("acme/secret")), false, "hidden from a non-collaborator");
+  assert.equal(
+    (await search("mallory@example.com")).some((s) => s.includes("acme/secret")),
+    false,
+    "hidden from a non-collaborator",
+  );
 });

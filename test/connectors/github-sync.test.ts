@@ -12,7 +12,13 @@ test("github: issues, PRs and comments; two account scopes stay apart; edits, de
   const pr = github.openIssue("shared/app", { title: "Fix login crash", body: "Closes #1", user: "bob", pr: true });
   github.comment("shared/app", bug, { body: "Reproduced on Safari", user: "bob" });
 
-  const a = String(expectStatus(await t.request("POST", "/connectors", { body: { provider: "github", database: "db", credentials: { api_token: GITHUB_TOKEN } } }), 201, "create a").connector_id);
+  const a = String(
+    expectStatus(
+      await t.request("POST", "/connectors", { body: { provider: "github", database: "db", credentials: { api_token: GITHUB_TOKEN } } }),
+      201,
+      "create a",
+    ).connector_id,
+  );
   // A second connector on the same account scope is refused; with another scope (one base URL
   // serves both here, so the same objects) its items are separate ones.
   const dup = await t.request("POST", "/connectors", { body: { provider: "github", database: "db", credentials: { api_token: GITHUB_TOKEN } } });
@@ -20,18 +26,27 @@ test("github: issues, PRs and comments; two account scopes stay apart; edits, de
   assert.equal((dup.body.error as { code: string }).code, "CONNECTOR_ALREADY_EXISTS");
   const b = String(
     expectStatus(
-      await t.request("POST", "/connectors", { body: { provider: "github", database: "db", provider_account_scope: "globex", credentials: { api_token: GITHUB_TOKEN } } }),
+      await t.request("POST", "/connectors", {
+        body: { provider: "github", database: "db", provider_account_scope: "globex", credentials: { api_token: GITHUB_TOKEN } },
+      }),
       201,
       "create b",
     ).connector_id,
   );
-  expectStatus(await t.request("POST", `/connectors/${a}/configure`, { body: { resources: [{ resource_id: "shared/app", resource_type: "repository" }] } }), 200, "configure a");
+  expectStatus(
+    await t.request("POST", `/connectors/${a}/configure`, { body: { resources: [{ resource_id: "shared/app", resource_type: "repository" }] } }),
+    200,
+    "configure a",
+  );
   expectStatus(await t.request("POST", `/connectors/${b}/configure`, { body: { resources: [{ resource_id: "shared/app" }] } }), 200, "configure b");
   await syncNow(t, a);
   await syncNow(t, b);
   const itemsA = await connectorItems(t, a);
   const itemsB = await connectorItems(t, b);
-  assert.deepEqual([...itemsA.keys()].sort(), ["github:acme:comment:shared/app:comment:1003", "github:acme:ticket:shared/app#1", "github:acme:ticket:shared/app#2"].sort());
+  assert.deepEqual(
+    [...itemsA.keys()].sort(),
+    ["github:acme:comment:shared/app:comment:1003", "github:acme:ticket:shared/app#1", "github:acme:ticket:shared/app#2"].sort(),
+  );
   assert.equal(itemsB.size, 3, "the same objects under another scope are other items");
   for (const id of itemsB.keys()) assert.ok(id.startsWith("github:globex:"), id);
   const comment = itemsA.get("github:acme:comment:shared/app:comment:1003")!;

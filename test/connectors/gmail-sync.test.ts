@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createReadyDatabase, eventually, field, startTestApp } from "../helpers/harness.js";
-import { FakeGmail } from "../../src/connectors/gmail/fake-server.js";
+import { FakeGmail } from "../../src/features/connectors/gmail/fake-server.js";
 import { connector, connectorItems, expectStatus, SECRET_KEY, syncNow } from "./connector-fixtures.js";
 
 const CLIENT = { client_id: "fake-client.apps.googleusercontent.com", client_secret: "fake-secret" };
@@ -15,7 +15,10 @@ test("gmail: OAuth bundle and refresh, labels, threads as conversations, replies
   tt.after(() => t.close());
   await createReadyDatabase(t, "db");
 
-  const providers = expectStatus(await t.request("GET", "/connectors/providers"), 200, "providers").providers as Array<{ provider: string; supported: boolean }>;
+  const providers = expectStatus(await t.request("GET", "/connectors/providers"), 200, "providers").providers as Array<{
+    provider: string;
+    supported: boolean;
+  }>;
   assert.equal(providers.find((p) => p.provider === "gmail")?.supported, true);
 
   // Credentials: a token instead of the bundle, and a revoked grant, are 422 and store nothing.
@@ -23,7 +26,9 @@ test("gmail: OAuth bundle and refresh, labels, threads as conversations, replies
   assert.equal(wrongKeys.status, 422);
   gmail.refreshTokens.add("1//revoked");
   gmail.revokeRefreshToken("1//revoked");
-  const refused = await t.request("POST", "/connectors", { body: { provider: "gmail", database: "db", credentials: { ...CLIENT, refresh_token: "1//revoked" } } });
+  const refused = await t.request("POST", "/connectors", {
+    body: { provider: "gmail", database: "db", credentials: { ...CLIENT, refresh_token: "1//revoked" } },
+  });
   assert.equal(refused.status, 422);
   assert.equal(field(refused.body, "error.code"), "CREDENTIALS_REJECTED");
   assert.match(String(field(refused.body, "error.message")), /invalid_grant/);
@@ -31,15 +36,47 @@ test("gmail: OAuth bundle and refresh, labels, threads as conversations, replies
 
   const customers = gmail.addLabel("Customers");
   gmail.clock = () => Date.now() - 10 * DAY;
-  const old = gmail.send({ from: "Carol <carol@example.org>", to: "ada@example.com", subject: "Contract renewal", text: "Can we renew for two years?", labels: ["INBOX", customers] });
+  const old = gmail.send({
+    from: "Carol <carol@example.org>",
+    to: "ada@example.com",
+    subject: "Contract renewal",
+    text: "Can we renew for two years?",
+    labels: ["INBOX", customers],
+  });
   gmail.clock = () => Date.now() - 60_000;
-  const ask = gmail.send({ from: "Bob <bob@example.org>", to: "ada@example.com", cc: "Dan <dan@example.org>", subject: "Invoice 42", text: "The invoice total looks wrong.", labels: ["INBOX", customers] });
-  const mine = gmail.send({ from: "ada@example.com", to: "bob@example.org", subject: "Re: Invoice 42", text: "Checking with billing.", labels: ["SENT"], replyTo: ask });
-  const thanks = gmail.send({ from: "Bob <bob@example.org>", to: "ada@example.com", subject: "Re: Invoice 42", text: "Thanks & see you", labels: ["INBOX", customers], replyTo: mine, html: true });
+  const ask = gmail.send({
+    from: "Bob <bob@example.org>",
+    to: "ada@example.com",
+    cc: "Dan <dan@example.org>",
+    subject: "Invoice 42",
+    text: "The invoice total looks wrong.",
+    labels: ["INBOX", customers],
+  });
+  const mine = gmail.send({
+    from: "ada@example.com",
+    to: "bob@example.org",
+    subject: "Re: Invoice 42",
+    text: "Checking with billing.",
+    labels: ["SENT"],
+    replyTo: ask,
+  });
+  const thanks = gmail.send({
+    from: "Bob <bob@example.org>",
+    to: "ada@example.com",
+    subject: "Re: Invoice 42",
+    text: "Thanks & see you",
+    labels: ["INBOX", customers],
+    replyTo: mine,
+    html: true,
+  });
   const other = gmail.send({ from: "news@example.net", to: "ada@example.com", subject: "Newsletter", text: "Not a customer mail", labels: ["INBOX"] });
   gmail.clock = Date.now;
 
-  const created = expectStatus(await t.request("POST", "/connectors", { body: { provider: "gmail", database: "db", credentials: { ...CLIENT, refresh_token: REFRESH } } }), 201, "create");
+  const created = expectStatus(
+    await t.request("POST", "/connectors", { body: { provider: "gmail", database: "db", credentials: { ...CLIENT, refresh_token: REFRESH } } }),
+    201,
+    "create",
+  );
   const id = String(created.connector_id);
   assert.equal(created.provider_account_scope, "", "Gmail leaves the scope empty (account_email scopes the items)");
   assert.equal(created.auth_type, "oauth");
@@ -50,8 +87,16 @@ test("gmail: OAuth bundle and refresh, labels, threads as conversations, replies
   assert.ok(labels.some((l) => l.id === customers && l.name === "Customers" && l.resource_type === "gmail_label"));
   assert.ok(labels.some((l) => l.id === "INBOX"));
   assert.equal(discovered.has_more, false);
-  assert.equal((await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "Label_99", resource_type: "gmail_label" }] } })).status, 400, "an unknown label is refused");
-  expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: customers, resource_type: "gmail_label" }] } }), 200, "configure");
+  assert.equal(
+    (await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "Label_99", resource_type: "gmail_label" }] } })).status,
+    400,
+    "an unknown label is refused",
+  );
+  expectStatus(
+    await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: customers, resource_type: "gmail_label" }] } }),
+    200,
+    "configure",
+  );
 
   const synced = await syncNow(t, id);
   assert.equal(synced.lifecycle, "active");
@@ -81,8 +126,21 @@ test("gmail: OAuth bundle and refresh, labels, threads as conversations, replies
   const refreshes = gmail.refreshes;
   gmail.expireAccessTokens();
   gmail.clock = () => Date.now() + 60_000;
-  const late = gmail.send({ from: "ada@example.com", to: "carol@example.org", subject: "Re: Contract renewal", text: "Yes, two years works.", labels: ["SENT"], replyTo: old });
-  const fresh = gmail.send({ from: "Eve <eve@example.org>", to: "ada@example.com", subject: "Onboarding", text: "When do we start?", labels: ["INBOX", customers] });
+  const late = gmail.send({
+    from: "ada@example.com",
+    to: "carol@example.org",
+    subject: "Re: Contract renewal",
+    text: "Yes, two years works.",
+    labels: ["SENT"],
+    replyTo: old,
+  });
+  const fresh = gmail.send({
+    from: "Eve <eve@example.org>",
+    to: "ada@example.com",
+    subject: "Onboarding",
+    text: "When do we start?",
+    labels: ["INBOX", customers],
+  });
   gmail.trash(thanks);
   const again = await syncNow(t, id);
   assert.equal(again.last_error, "");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createReadyDatabase, eventually, field, startTestApp } from "../helpers/harness.js";
-import { FakeLinear } from "../../src/connectors/linear/fake-server.js";
+import { FakeLinear } from "../../src/features/connectors/linear/fake-server.js";
 import { connector, connectorItems, expectStatus, SECRET_KEY, syncNow } from "./connector-fixtures.js";
 
 const TOKEN = "lin_api_fake_token";
@@ -13,7 +13,10 @@ test("linear: credentials, discover, issues with comments and sub-issues, edits,
   tt.after(() => t.close());
   await createReadyDatabase(t, "db");
 
-  const providers = expectStatus(await t.request("GET", "/connectors/providers"), 200, "providers").providers as Array<{ provider: string; supported: boolean }>;
+  const providers = expectStatus(await t.request("GET", "/connectors/providers"), 200, "providers").providers as Array<{
+    provider: string;
+    supported: boolean;
+  }>;
   assert.equal(providers.find((p) => p.provider === "linear")?.supported, true);
   const detail = expectStatus(await t.request("GET", "/connectors/providers", { query: { id: "linear" } }), 200, "provider detail");
   assert.deepEqual(detail.resource_types, ["linear_team", "linear_project"]);
@@ -31,7 +34,13 @@ test("linear: credentials, discover, issues with comments and sub-issues, edits,
   const eng = linear.addTeam("ENG", "Engineering");
   const ops = linear.addTeam("OPS", "Operations");
   const roadmap = linear.addProject("Q3 roadmap", [ops]);
-  const crash = linear.addIssue(eng, { title: "Login crashes on Safari", description: "Stack trace attached", creatorId: ada, assigneeId: bob, labels: ["bug"] });
+  const crash = linear.addIssue(eng, {
+    title: "Login crashes on Safari",
+    description: "Stack trace attached",
+    creatorId: ada,
+    assigneeId: bob,
+    labels: ["bug"],
+  });
   const sub = linear.addIssue(eng, { title: "Add a Safari test", creatorId: bob, parentId: crash });
   const doomed = linear.addIssue(eng, { title: "Duplicate report", creatorId: bob });
   const first = linear.comment(crash, { body: "Reproduced on Safari 17", userId: bob });
@@ -39,7 +48,11 @@ test("linear: credentials, discover, issues with comments and sub-issues, edits,
   const planned = linear.addIssue(ops, { title: "Rotate the on-call schedule", projectId: roadmap, creatorId: ada });
   linear.addIssue(ops, { title: "Outside the project", creatorId: ada });
 
-  const created = expectStatus(await t.request("POST", "/connectors", { body: { provider: "linear", database: "db", credentials: { api_token: TOKEN } } }), 201, "create");
+  const created = expectStatus(
+    await t.request("POST", "/connectors", { body: { provider: "linear", database: "db", credentials: { api_token: TOKEN } } }),
+    201,
+    "create",
+  );
   const id = String(created.connector_id);
   assert.equal(created.provider_account_scope, "Acme", "the scope is the workspace name");
 
@@ -53,10 +66,19 @@ test("linear: credentials, discover, issues with comments and sub-issues, edits,
   } while (cursor !== null);
   assert.deepEqual(found.map((r) => `${r.resource_type}:${r.id}`).sort(), [`linear_project:${roadmap}`, `linear_team:${eng}`, `linear_team:${ops}`].sort());
 
-  const unknown = await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "no-such-team", resource_type: "linear_team" }] } });
+  const unknown = await t.request("POST", `/connectors/${id}/configure`, {
+    body: { resources: [{ resource_id: "no-such-team", resource_type: "linear_team" }] },
+  });
   assert.equal(unknown.status, 400, "an unknown team is refused");
   expectStatus(
-    await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: eng, resource_type: "linear_team" }, { resource_id: roadmap, resource_type: "linear_project" }] } }),
+    await t.request("POST", `/connectors/${id}/configure`, {
+      body: {
+        resources: [
+          { resource_id: eng, resource_type: "linear_team" },
+          { resource_id: roadmap, resource_type: "linear_project" },
+        ],
+      },
+    }),
     200,
     "configure",
   );
@@ -90,13 +112,20 @@ test("linear: credentials, discover, issues with comments and sub-issues, edits,
     return (JSON.parse(row.relations) as { ids: string[] }).ids;
   };
   assert.deepEqual(await relationsOf(item(sub)), [item(crash)], "a sub-issue relates to its parent");
-  assert.deepEqual((await relationsOf(item(reply, "comment"))).sort(), [item(crash), item(first, "comment")].sort(), "a reply relates to its issue and the comment it answers");
+  assert.deepEqual(
+    (await relationsOf(item(reply, "comment"))).sort(),
+    [item(crash), item(first, "comment")].sort(),
+    "a reply relates to its issue and the comment it answers",
+  );
 
   // fold_threads: the comments fold under their issue.
   const folded = expectStatus(await t.request("POST", "/context/list", { body: { database: "db", fold_threads: true, page_size: 50 } }), 200, "list");
   const rows = field<Array<{ id: string; comments?: Array<{ id: string }> }>>(folded, "data.sources");
   assert.deepEqual((rows.find((r) => r.id === item(crash))?.comments ?? []).map((c) => c.id).sort(), [item(first, "comment"), item(reply, "comment")].sort());
-  assert.equal(rows.some((r) => r.id === item(first, "comment")), false);
+  assert.equal(
+    rows.some((r) => r.id === item(first, "comment")),
+    false,
+  );
 
   // At the provider, a minute later: an edit, a new comment on an untouched issue, an edited
   // comment, a deleted comment and a trashed issue.

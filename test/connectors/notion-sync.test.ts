@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createReadyDatabase, eventually, field, startTestApp } from "../helpers/harness.js";
-import { FakeNotion } from "../../src/connectors/notion/fake-server.js";
+import { FakeNotion } from "../../src/features/connectors/notion/fake-server.js";
 import { connector, connectorItems, expectStatus, SECRET_KEY, syncNow } from "./connector-fixtures.js";
 
 const TOKEN = "ntn_fake_token";
@@ -13,7 +13,10 @@ test("notion: credentials, paged discover, page trees and database entries with 
   tt.after(() => t.close());
   await createReadyDatabase(t, "db");
 
-  const providers = expectStatus(await t.request("GET", "/connectors/providers"), 200, "providers").providers as Array<{ provider: string; supported: boolean }>;
+  const providers = expectStatus(await t.request("GET", "/connectors/providers"), 200, "providers").providers as Array<{
+    provider: string;
+    supported: boolean;
+  }>;
   assert.equal(providers.find((p) => p.provider === "notion")?.supported, true);
 
   const wrongKeys = await t.request("POST", "/connectors", { body: { provider: "notion", database: "db", credentials: { secret: TOKEN } } });
@@ -28,16 +31,29 @@ test("notion: credentials, paged discover, page trees and database entries with 
   const handbook = notion.addPage({
     title: "Engineering handbook",
     author: ada,
-    blocks: [{ heading: "How we work" }, ...Array.from({ length: 120 }, (_, i) => `Rule ${i + 1}`), { toggle: "On-call", children: ["Page the secondary after 15 minutes"] }],
+    blocks: [
+      { heading: "How we work" },
+      ...Array.from({ length: 120 }, (_, i) => `Rule ${i + 1}`),
+      { toggle: "On-call", children: ["Page the secondary after 15 minutes"] },
+    ],
   });
-  const deploying = notion.addPage({ title: "Deploying", parent: { pageId: handbook }, author: ada, blocks: ["Deploys go out at 10:00", { todo: "Tag the release", checked: true }] });
+  const deploying = notion.addPage({
+    title: "Deploying",
+    parent: { pageId: handbook },
+    author: ada,
+    blocks: ["Deploys go out at 10:00", { todo: "Tag the release", checked: true }],
+  });
   const rollback = notion.addPage({ title: "Rollback", parent: { pageId: deploying }, author: ada, blocks: ["Revert the tag and redeploy"] });
   const obsolete = notion.addPage({ title: "Old notes", parent: { pageId: handbook }, author: ada, blocks: ["Nothing here matters"] });
   const meetings = notion.addDatabase("Meeting notes");
   const week1 = notion.addPage({ title: "Weekly sync 1", parent: { databaseId: meetings }, author: ada, blocks: ["Decided: ship the billing migration"] });
   const week2 = notion.addPage({ title: "Weekly sync 2", parent: { databaseId: meetings }, author: ada, blocks: ["Decided: nothing"] });
 
-  const created = expectStatus(await t.request("POST", "/connectors", { body: { provider: "notion", database: "db", credentials: { api_token: TOKEN } } }), 201, "create");
+  const created = expectStatus(
+    await t.request("POST", "/connectors", { body: { provider: "notion", database: "db", credentials: { api_token: TOKEN } } }),
+    201,
+    "create",
+  );
   const id = String(created.connector_id);
   assert.equal(created.provider_account_scope, "Acme Wiki");
 
@@ -58,7 +74,14 @@ test("notion: credentials, paged discover, page trees and database entries with 
   );
 
   expectStatus(
-    await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: handbook, resource_type: "notion_page" }, { resource_id: meetings, resource_type: "notion_database" }] } }),
+    await t.request("POST", `/connectors/${id}/configure`, {
+      body: {
+        resources: [
+          { resource_id: handbook, resource_type: "notion_page" },
+          { resource_id: meetings, resource_type: "notion_database" },
+        ],
+      },
+    }),
     200,
     "configure",
   );

@@ -11,7 +11,13 @@ test("query_apps: thinking mode's forceful relations, connected items and graph 
   slack.addUser({ id: "UADA0001", name: "Ada Lovelace", email: "ada@example.com" });
   slack.addChannel({ id: "C0GENERAL", name: "general" });
   const root = slack.post("C0GENERAL", { user: "UADA0001", text: "Quokka credentials change every Friday; Grace Hopper owns the Quokka vault" });
-  const id = String(expectStatus(await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }), 201, "create").connector_id);
+  const id = String(
+    expectStatus(
+      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
+      201,
+      "create",
+    ).connector_id,
+  );
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   await syncNow(t, id);
   const synced = `slack:${slack.teamId}:message:C0GENERAL:${root}`;
@@ -21,11 +27,21 @@ test("query_apps: thinking mode's forceful relations, connected items and graph 
   }, 30_000);
 
   // A plain item (not a connector's) that points at the synced message.
-  await ingestApp(t, "db", [{ id: "plan", type: "note", title: "Rotation plan", content: { text: "The rotation plan for the zebra service lists its owners." }, relations: { ids: [synced] } }]);
+  await ingestApp(t, "db", [
+    {
+      id: "plan",
+      type: "note",
+      title: "Rotation plan",
+      content: { text: "The rotation plan for the zebra service lists its owners." },
+      relations: { ids: [synced] },
+    },
+  ]);
 
   const ask = async (body: Record<string, unknown>): Promise<string> => {
     const res = expectStatus(
-      await t.request("POST", "/query", { body: { database: "db", query: "zebra rotation plan", query_by: "text", mode: "thinking", graph_context: true, ...body } }),
+      await t.request("POST", "/query", {
+        body: { database: "db", query: "zebra rotation plan", query_by: "text", mode: "thinking", graph_context: true, ...body },
+      }),
       200,
       "query",
     );

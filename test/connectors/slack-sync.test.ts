@@ -32,7 +32,9 @@ test("slack: lifecycle, edits, new replies to old threads, deletions, private-ch
   assert.equal(discovered.has_more, false);
 
   const configured = expectStatus(
-    await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL", resource_type: "channel" }, { resource_id: "C0SECRET" }] } }),
+    await t.request("POST", `/connectors/${id}/configure`, {
+      body: { resources: [{ resource_id: "C0GENERAL", resource_type: "channel" }, { resource_id: "C0SECRET" }] },
+    }),
     200,
     "configure",
   );
@@ -93,7 +95,9 @@ test("slack: lifecycle, edits, new replies to old threads, deletions, private-ch
   assert.equal(next.has(idOf(other)), false, "the deleted message is gone");
   assert.equal(next.get(reply[0])!.generation, 1, "an unchanged message is not re-ingested");
   assert.equal(next.size, 4, "every object stored once");
-  const cursorsAfter = (expectStatus(await t.request("GET", `/connectors/${id}/resources`), 200, "resources").resources as Array<{ provider_cursor: string }>).map((r) => r.provider_cursor);
+  const cursorsAfter = (
+    expectStatus(await t.request("GET", `/connectors/${id}/resources`), 200, "resources").resources as Array<{ provider_cursor: string }>
+  ).map((r) => r.provider_cursor);
   assert.notDeepEqual(cursorsAfter, cursorsBefore, "the cursor advances after every successful pull, also an empty one");
 
   // The token is revoked: reconnect, no scheduling, until new credentials are PATCHed.
@@ -126,7 +130,13 @@ test("slack: a 429 reschedules the run at Retry-After instead of sleeping; the r
   slack.addUser({ id: "UADA0001", name: "Ada", email: "ada@example.com" });
   slack.addChannel({ id: "C0GENERAL", name: "general" });
   slack.post("C0GENERAL", { user: "UADA0001", text: "hello rate limits" });
-  const id = String(expectStatus(await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }), 201, "create").connector_id);
+  const id = String(
+    expectStatus(
+      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
+      201,
+      "create",
+    ).connector_id,
+  );
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   slack.rateLimitNext(120);
   const started = Date.now();

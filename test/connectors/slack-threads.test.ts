@@ -15,12 +15,21 @@ test("slack threads older than the trailing week: new replies, edits to old repl
   const old = slack.post("C0GENERAL", { user: "UADA0001", text: "Postmortem of the March outage", ts: daysAgo(20, 1) });
   const oldReply = slack.post("C0GENERAL", { user: "UADA0001", text: "Root cause: an expired certificate", threadTs: old, ts: daysAgo(19, 2) });
   const quiet = slack.post("C0GENERAL", { user: "UADA0001", text: "Offsite planning", ts: daysAgo(25, 3) });
-  const quietReplies = [slack.post("C0GENERAL", { user: "UADA0001", text: "Lisbon or Porto?", threadTs: quiet, ts: daysAgo(24, 4) }), slack.post("C0GENERAL", { user: "UADA0001", text: "Porto", threadTs: quiet, ts: daysAgo(24, 5) })];
+  const quietReplies = [
+    slack.post("C0GENERAL", { user: "UADA0001", text: "Lisbon or Porto?", threadTs: quiet, ts: daysAgo(24, 4) }),
+    slack.post("C0GENERAL", { user: "UADA0001", text: "Porto", threadTs: quiet, ts: daysAgo(24, 5) }),
+  ];
   const lonely = slack.post("C0GENERAL", { user: "UADA0001", text: "Parking moves to level 3", ts: daysAgo(22, 8) });
   const recent = slack.post("C0GENERAL", { user: "UADA0001", text: "Release 4.2 checklist", ts: daysAgo(2, 6) });
   const recentReply = slack.post("C0GENERAL", { user: "UADA0001", text: "QA signed off", threadTs: recent, ts: daysAgo(2, 7) });
 
-  const id = String(expectStatus(await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }), 201, "create").connector_id);
+  const id = String(
+    expectStatus(
+      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
+      201,
+      "create",
+    ).connector_id,
+  );
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   await syncNow(t, id);
   const idOf = (ts: string) => `slack:${slack.teamId}:message:C0GENERAL:${ts}`;
@@ -53,14 +62,20 @@ test("slack threads older than the trailing week: new replies, edits to old repl
   // A scheduled cycle (no reconciliation: it ran minutes ago) still re-reads the threads of the trailing week.
   slack.edit("C0GENERAL", recentReply, "QA signed off, with two known issues");
   const cycles = Number((await connector(t, id)).sync_cycles_completed);
-  const reconciledBefore = (await t.app.store.db.selectFrom("connectors").select("last_reconciled_at").where("id", "=", id).executeTakeFirstOrThrow()).last_reconciled_at;
+  const reconciledBefore = (await t.app.store.db.selectFrom("connectors").select("last_reconciled_at").where("id", "=", id).executeTakeFirstOrThrow())
+    .last_reconciled_at;
   assert.equal(await t.app.connectors.control.scheduleDue(Date.now() + 3601_000), 1);
   t.app.worker.wake();
   await eventually(async () => {
     const c = await connector(t, id);
     return Number(c.sync_cycles_completed) === cycles + 1 && c.sync_status === "idle";
   }, 20_000);
-  const reconciledAfter = (await t.app.store.db.selectFrom("connectors").select("last_reconciled_at").where("id", "=", id).executeTakeFirstOrThrow()).last_reconciled_at;
+  const reconciledAfter = (await t.app.store.db.selectFrom("connectors").select("last_reconciled_at").where("id", "=", id).executeTakeFirstOrThrow())
+    .last_reconciled_at;
   assert.equal(reconciledAfter, reconciledBefore, "the scheduled cycle did not reconcile");
-  assert.match((await connectorItems(t, id)).get(idOf(recentReply))!.content, /two known issues/, "an edit in a thread of the trailing week shows up on every cycle");
+  assert.match(
+    (await connectorItems(t, id)).get(idOf(recentReply))!.content,
+    /two known issues/,
+    "an edit in a thread of the trailing week shows up on every cycle",
+  );
 });

@@ -11,7 +11,13 @@ test("provider failures (HTTP 500) go to last_error with backoff; the next attem
   slack.addUser({ id: "UADA0001", name: "Ada", email: "ada@example.com" });
   slack.addChannel({ id: "C0GENERAL", name: "general" });
   for (let i = 0; i < 450; i++) slack.post("C0GENERAL", { user: "UADA0001", text: `status update number ${i}` });
-  const id = String(expectStatus(await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }), 201, "create").connector_id);
+  const id = String(
+    expectStatus(
+      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
+      201,
+      "create",
+    ).connector_id,
+  );
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   const control = t.app.connectors.control;
   const historyCalls = () => slack.calls.filter((c) => c.method === "conversations.history");
@@ -26,7 +32,11 @@ test("provider failures (HTTP 500) go to last_error with backoff; the next attem
   assert.equal((await connectorItems(t, id)).size, 200);
   const delay1 = ms(failed.next_sync_at) - ms(failed.last_attempted_sync_at);
   assert.ok(delay1 >= 30_000 && delay1 <= 60_000, `first backoff within [30 s, 60 s]: ${delay1}`);
-  const checkpoint = await t.app.store.db.selectFrom("connector_resources").select(["checkpoint", "provider_cursor"]).where("connector_id", "=", id).executeTakeFirstOrThrow();
+  const checkpoint = await t.app.store.db
+    .selectFrom("connector_resources")
+    .select(["checkpoint", "provider_cursor"])
+    .where("connector_id", "=", id)
+    .executeTakeFirstOrThrow();
   assert.notEqual(checkpoint.checkpoint, null, "the checkpoint survives the failure");
   assert.equal(checkpoint.provider_cursor, "", "the cursor does not move on a partial read");
   assert.equal(await control.scheduleDue(Date.now()), 0, "backed off: not due yet");
@@ -66,13 +76,23 @@ test("a run whose job is gone (dead-lettered) is replaced by the scheduler; a ru
   slack.addUser({ id: "UADA0001", name: "Ada", email: "ada@example.com" });
   slack.addChannel({ id: "C0GENERAL", name: "general" });
   slack.post("C0GENERAL", { user: "UADA0001", text: "orphaned runs resume" });
-  const id = String(expectStatus(await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }), 201, "create").connector_id);
+  const id = String(
+    expectStatus(
+      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
+      201,
+      "create",
+    ).connector_id,
+  );
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   const control = t.app.connectors.control;
   const db = t.app.store.db;
   // A run claimed long ago whose job is still queued (waiting for a rate-limit reset): alive.
   await db.updateTable("connectors").set({ sync_state: "queued", run_id: "waiting-run", sync_heartbeat_at: 0 }).where("id", "=", id).execute();
-  await t.app.queue.enqueue("connector.sync", { connectorId: id, runId: "waiting-run" }, { dedupeKey: "connector-sync:waiting-run:1:1", runAt: Date.now() + 3_600_000 });
+  await t.app.queue.enqueue(
+    "connector.sync",
+    { connectorId: id, runId: "waiting-run" },
+    { dedupeKey: "connector-sync:waiting-run:1:1", runAt: Date.now() + 3_600_000 },
+  );
   assert.equal(await control.scheduleDue(Date.now()), 0, "its job will run it");
   assert.equal((await t.request("POST", `/connectors/${id}/sync`)).status, 409);
   // The job is dead-lettered: the run is orphaned and the next scheduler pass starts a new one.

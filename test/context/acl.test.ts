@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { aclAllows, expandPrincipals } from "../../src/context/acl.js";
+import { aclAllows, expandPrincipals } from "../../src/features/items/acl.js";
 
 describe("acl", () => {
   test("e-mail principals imply their domain; all lowercased and deduplicated", () => {

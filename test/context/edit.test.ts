@@ -30,7 +30,11 @@ describe("PATCH /context/{id}/metadata", () => {
   after(async () => t.close());
 
   test("merges metadata and additional_metadata; list filters see it at once; nothing is re-indexed", async () => {
-    const before = await t.app.store.db.selectFrom("context_items").select(["generation", "status", "chunk_count"]).where("source_id", "=", "e1").executeTakeFirstOrThrow();
+    const before = await t.app.store.db
+      .selectFrom("context_items")
+      .select(["generation", "status", "chunk_count"])
+      .where("source_id", "=", "e1")
+      .executeTakeFirstOrThrow();
     const res = await patch(t, "e1", { database: "ed", metadata: { priority: 3 }, additional_metadata: { b: "two" } });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(field(res.body, "data.metadata"), { team: "eng", priority: 3 });
@@ -41,7 +45,11 @@ describe("PATCH /context/{id}/metadata", () => {
     await patch(t, "e1", { database: "ed", metadata: { team: "ops" } });
     assert.deepEqual(sourceIds(await listContext(t, { database: "ed", filters: { metadata: { team: "ops", priority: 3 } } })), ["e1"]);
     assert.deepEqual(sourceIds(await listContext(t, { database: "ed", filters: { metadata: { team: "eng" } } })), []);
-    const afterPatch = await t.app.store.db.selectFrom("context_items").select(["generation", "status", "chunk_count"]).where("source_id", "=", "e1").executeTakeFirstOrThrow();
+    const afterPatch = await t.app.store.db
+      .selectFrom("context_items")
+      .select(["generation", "status", "chunk_count"])
+      .where("source_id", "=", "e1")
+      .executeTakeFirstOrThrow();
     assert.deepEqual(afterPatch, before);
   });
 
@@ -77,7 +85,10 @@ describe("PATCH /context/{id}/metadata", () => {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(field(res.body, "data.metadata"), { team: "eng", priority: 1 });
     const mems = await listContext(t, { database: "ed", collection: "u1", type: "memory", filters: { metadata: { priority: 1 } } });
-    assert.deepEqual(field<Row[]>(mems.body, "data.user_memories").map((r) => r.memory_id), ["mem"]);
+    assert.deepEqual(
+      field<Row[]>(mems.body, "data.user_memories").map((r) => r.memory_id),
+      ["mem"],
+    );
     const slash = await patch(t, "docs/readme.md", { tenant_id: "ed", additional_metadata: { path: true } });
     assert.equal(slash.status, 200, slash.text);
     assert.equal(slash.headers.get("deprecation"), "true");
@@ -100,7 +111,10 @@ describe("DELETE /context", () => {
       { id: "app-1", type: "note", content: { text: "first app item" } },
       { id: "app-2", type: "note", content: { text: "second app item" } },
     ]);
-    await ingestMemories(t, "del", [{ id: "mem-1", text: "prefers email" }, { id: "mem-2", text: "lives in Porto" }]);
+    await ingestMemories(t, "del", [
+      { id: "mem-1", text: "prefers email" },
+      { id: "mem-2", text: "lives in Porto" },
+    ]);
     const row = await t.app.store.db.selectFrom("databases").select("id").where("name", "=", "del").executeTakeFirstOrThrow();
     databaseId = row.id;
   });
@@ -113,7 +127,9 @@ describe("DELETE /context", () => {
   test("removes a file with its chunks, postings, vectors, in-process index entries and stored blob", async () => {
     const item = await itemOf("file-1");
     assert.ok(item?.blob_id);
-    const keys = (await t.app.store.db.selectFrom("context_chunks").select("chunk_key").where("item_id", "=", item.id).execute()).map((c) => Number(c.chunk_key));
+    const keys = (await t.app.store.db.selectFrom("context_chunks").select("chunk_key").where("item_id", "=", item.id).execute()).map((c) =>
+      Number(c.chunk_key),
+    );
     assert.ok(keys.length > 0);
     assert.ok((await countWhere("context_terms", keys)) > 0);
     assert.equal(await countWhere("context_vectors", keys), keys.length);
@@ -167,7 +183,10 @@ describe("DELETE /context", () => {
     assert.equal(field(res.body, "data.results.1.error_code"), "MEMORY_NOT_FOUND");
     assert.equal(await itemOf("mem-1"), undefined);
     const mems = await listContext(t, { database: "del", type: "memory" });
-    assert.deepEqual(field<Row[]>(mems.body, "data.user_memories").map((r) => r.memory_id), ["mem-2"]);
+    assert.deepEqual(
+      field<Row[]>(mems.body, "data.user_memories").map((r) => r.memory_id),
+      ["mem-2"],
+    );
   });
 
   test("bad requests: no ids, no database, unknown database, bad type", async () => {

@@ -10,14 +10,19 @@ import { freePort } from "../helpers/webhook-receiver.js";
 let db: TestDb | null = null;
 after(async () => db?.drop());
 
-
 test("SIGKILL during a 500-item ingestion: after restart all 500 complete, none twice, none lost", { timeout: 600_000 }, async (t0) => {
   db = await createTestDb();
   const port = await freePort();
   const key = "crash-test-key-0123456789abcdefghij";
   const base = `http://127.0.0.1:${port}`;
   const proc = spawnTsx(t0, "src/main.ts", {
-    ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", BOOTSTRAP_API_KEY: key, LOG_LEVEL: "error", JOB_LEASE_MS: "2000",
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: db.dataDir,
+    DATABASE_URL: db.databaseUrl ?? "",
+    BOOTSTRAP_API_KEY: key,
+    LOG_LEVEL: "error",
+    JOB_LEASE_MS: "2000",
   });
   const exited = once(proc, "exit");
   await eventually(async () => (await fetch(`${base}/healthz`).catch(() => null))?.ok, 30_000, 100);
@@ -27,17 +32,37 @@ test("SIGKILL during a 500-item ingestion: after restart all 500 complete, none 
     const s = (await (await fetch(`${base}/databases/status?database=crash`, { headers })).json()) as { data?: { infra?: { ready_for_ingestion?: boolean } } };
     return s.data?.infra?.ready_for_ingestion;
   });
-  const items = Array.from({ length: 500 }, (_, i) => ({ id: `c-${i}`, type: "note", content: { text: `Crash test item ${i}. It talks about subject ${i % 11} in two sentences.` } }));
-  const res = await fetch(`${base}/context/ingest`, { method: "POST", headers, body: JSON.stringify({ type: "knowledge", database: "crash", app_knowledge: items }) });
+  const items = Array.from({ length: 500 }, (_, i) => ({
+    id: `c-${i}`,
+    type: "note",
+    content: { text: `Crash test item ${i}. It talks about subject ${i % 11} in two sentences.` },
+  }));
+  const res = await fetch(`${base}/context/ingest`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ type: "knowledge", database: "crash", app_knowledge: items }),
+  });
   assert.equal(res.status, 202);
 
   // Kill mid-way: some items done, some in flight, most still queued.
-  await eventually(async () => {
-    const r = (await (await fetch(`${base}/context/status?database=crash&ids=${items.slice(0, 60).map((i) => i.id).join(",")}`, { headers })).json()) as {
-      data: { statuses: Array<{ indexing_status: string }> };
-    };
-    return r.data.statuses.filter((s) => s.indexing_status === "completed").length >= 20;
-  }, 60_000, 20);
+  await eventually(
+    async () => {
+      const r = (await (
+        await fetch(
+          `${base}/context/status?database=crash&ids=${items
+            .slice(0, 60)
+            .map((i) => i.id)
+            .join(",")}`,
+          { headers },
+        )
+      ).json()) as {
+        data: { statuses: Array<{ indexing_status: string }> };
+      };
+      return r.data.statuses.filter((s) => s.indexing_status === "completed").length >= 20;
+    },
+    60_000,
+    20,
+  );
   assert.equal(proc.kill("SIGKILL"), true);
   const [, signal] = (await exited) as [number | null, NodeJS.Signals | null];
   assert.equal(signal, "SIGKILL");
@@ -46,7 +71,14 @@ test("SIGKILL during a 500-item ingestion: after restart all 500 complete, none 
   try {
     const unfinishedBefore = await t.app.store.db.selectFrom("context_items").select("id").where("status", "<>", "completed").execute();
     assert.ok(unfinishedBefore.length > 0, "the kill happened mid-ingestion");
-    const rows = await waitTerminal(t, "crash", items.map((i) => i.id), undefined, 300_000, key);
+    const rows = await waitTerminal(
+      t,
+      "crash",
+      items.map((i) => i.id),
+      undefined,
+      300_000,
+      key,
+    );
     assert.equal(rows.length, 500);
     assert.deepEqual([...new Set(rows.map((r) => r.indexing_status))], ["completed"]);
     const all = await t.app.store.db.selectFrom("context_items").select(["id", "chunk_count"]).execute();

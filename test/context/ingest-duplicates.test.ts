@@ -22,24 +22,23 @@ describe("the same file twice is not stored twice", () => {
   after(async () => t.close());
 
   const itemsWith = async (collection: string, titleLike: string): Promise<string[]> =>
-    (
-      await t.app.store.db
-        .selectFrom("context_items")
-        .select("source_id")
-        .where("collection", "=", collection)
-        .where("title", "like", titleLike)
-        .execute()
-    ).map((r) => r.source_id);
+    (await t.app.store.db.selectFrom("context_items").select("source_id").where("collection", "=", collection).where("title", "like", titleLike).execute()).map(
+      (r) => r.source_id,
+    );
 
   test("re-uploading the same bytes without an id answers with the stored item; query shows its chunk once", async () => {
-    const first = await ingestMultipart(t, { type: "knowledge", database: "dups", collection: "c1" }, [{ name: "keeper.txt", content: ENGLISH, type: "text/plain" }]);
+    const first = await ingestMultipart(t, { type: "knowledge", database: "dups", collection: "c1" }, [
+      { name: "keeper.txt", content: ENGLISH, type: "text/plain" },
+    ]);
     assert.equal(first.status, 202, first.text);
     const [stored] = rows(first.body);
     assert.equal(stored?.status, "queued");
     assert.equal(stored?.file_name, "keeper.txt");
     await waitTerminal(t, "dups", [stored.id], "c1");
 
-    const again = await ingestMultipart(t, { type: "knowledge", database: "dups", collection: "c1" }, [{ name: "keeper-copy.txt", content: ENGLISH, type: "text/plain" }]);
+    const again = await ingestMultipart(t, { type: "knowledge", database: "dups", collection: "c1" }, [
+      { name: "keeper-copy.txt", content: ENGLISH, type: "text/plain" },
+    ]);
     assert.equal(again.status, 202, again.text);
     assert.deepEqual(rows(again.body), [{ id: stored.id, status: "duplicate", file_name: "keeper-copy.txt" }]);
     assert.equal(field(again.body, "data.success"), true);
@@ -66,7 +65,8 @@ describe("the same file twice is not stored twice", () => {
     assert.equal(kept.status, "queued");
     assert.notEqual(kept.id, a.id);
     const named = rows(
-      (await ingestMultipart(t, { type: "knowledge", database: "dups", collection: "c2", document_metadata: JSON.stringify([{ id: "fox-named" }]) }, [file])).body,
+      (await ingestMultipart(t, { type: "knowledge", database: "dups", collection: "c2", document_metadata: JSON.stringify([{ id: "fox-named" }]) }, [file]))
+        .body,
     )[0]!;
     assert.deepEqual(named, { id: "fox-named", status: "queued", file_name: "fox.txt" }, "a named file is upserted by its id");
     assert.deepEqual((await itemsWith("c2", "fox%")).sort(), [a.id, kept.id, "fox-named"].sort());

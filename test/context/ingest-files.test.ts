@@ -42,7 +42,11 @@ describe("ingesting real files of every supported type", () => {
     assert.equal(res.status, 202, res.text);
     assert.equal(field(res.body, "data.success_count"), 5);
     const rows = await waitTerminal(t, "files", ["pdf", "docx", "csv", "txt", "md"]);
-    assert.deepEqual(rows.map((r) => r.indexing_status), ["completed", "completed", "completed", "completed", "completed"], JSON.stringify(rows));
+    assert.deepEqual(
+      rows.map((r) => r.indexing_status),
+      ["completed", "completed", "completed", "completed", "completed"],
+      JSON.stringify(rows),
+    );
 
     const pdfChunks = await chunksOf("pdf");
     assert.ok(pdfChunks.some((c) => c.page === 1 && c.content.includes("nine percent")));

@@ -28,11 +28,21 @@ describe("ingest validation, upsert and bad input", () => {
       ["app_knowledge a JSON object", { type: "knowledge", database: "rules", app_knowledge: JSON.stringify(app("a", "x")) }, 422, "VALIDATION_ERROR"],
       ["memories missing", { type: "memory", database: "rules" }, 400, "INVALID_INPUT"],
       ["memory with neither", { type: "memory", database: "rules", memories: JSON.stringify([{ id: "m" }]) }, 422, "VALIDATION_ERROR"],
-      ["memory with both", { type: "memory", database: "rules", memories: JSON.stringify([{ text: "a", user_assistant_pairs: [{ user: "u", assistant: "a" }] }]) }, 422, "VALIDATION_ERROR"],
+      [
+        "memory with both",
+        { type: "memory", database: "rules", memories: JSON.stringify([{ text: "a", user_assistant_pairs: [{ user: "u", assistant: "a" }] }]) },
+        422,
+        "VALIDATION_ERROR",
+      ],
       ["memory metadata object", { type: "memory", database: "rules", memories: JSON.stringify([{ text: "a", metadata: { k: 1 } }]) }, 400, "INVALID_INPUT"],
       ["memory bad expiry", { type: "memory", database: "rules", memories: JSON.stringify([{ text: "a", expiry_time: -5 }]) }, 400, "INVALID_INPUT"],
       ["bad upsert", { type: "knowledge", database: "rules", upsert: "maybe", app_knowledge: JSON.stringify([app("a", "x")]) }, 400, "INVALID_INPUT"],
-      ["top-level metadata of the wrong declared type", { type: "knowledge", database: "rules", metadata: JSON.stringify({ priority: "high" }), app_knowledge: JSON.stringify([app("a", "x")]) }, 422, "VALIDATION_ERROR"],
+      [
+        "top-level metadata of the wrong declared type",
+        { type: "knowledge", database: "rules", metadata: JSON.stringify({ priority: "high" }), app_knowledge: JSON.stringify([app("a", "x")]) },
+        422,
+        "VALIDATION_ERROR",
+      ],
       ["alias conflict", { type: "knowledge", database: "rules", tenant_id: "other", app_knowledge: JSON.stringify([app("a", "x")]) }, 400, "INVALID_INPUT"],
     ];
     for (const [name, fields, status, code] of cases) {
@@ -51,7 +61,12 @@ describe("ingest validation, upsert and bad input", () => {
   });
 
   test("tenant_id / sub_tenant_id are accepted with deprecation notices", async () => {
-    const res = await ingestMultipart(t, { type: "knowledge", tenant_id: "rules", sub_tenant_id: "legacy", app_knowledge: JSON.stringify([app("legacy-1", "old names")]) });
+    const res = await ingestMultipart(t, {
+      type: "knowledge",
+      tenant_id: "rules",
+      sub_tenant_id: "legacy",
+      app_knowledge: JSON.stringify([app("legacy-1", "old names")]),
+    });
     assert.equal(res.status, 202, res.text);
     assert.equal(res.headers.get("deprecation"), "true");
     assert.equal(field(res.body, "meta.collection"), "legacy");
@@ -62,7 +77,11 @@ describe("ingest validation, upsert and bad input", () => {
   test("upsert replaces the item and its chunks; upsert=false fails that item only", async () => {
     await ingestMultipart(t, { type: "knowledge", database: "rules", app_knowledge: JSON.stringify([app("doc", "The first version mentions apples.")]) });
     await waitTerminal(t, "rules", ["doc"]);
-    const res = await ingestMultipart(t, { type: "knowledge", database: "rules", app_knowledge: JSON.stringify([app("doc", "The second version mentions oranges.")]) });
+    const res = await ingestMultipart(t, {
+      type: "knowledge",
+      database: "rules",
+      app_knowledge: JSON.stringify([app("doc", "The second version mentions oranges.")]),
+    });
     assert.equal(res.status, 202);
     const [row] = await waitTerminal(t, "rules", ["doc"]);
     assert.equal(row?.indexing_status, "completed");
@@ -72,8 +91,19 @@ describe("ingest validation, upsert and bad input", () => {
     const chunks = await t.app.store.db.selectFrom("context_chunks").select(["content", "chunk_key"]).where("item_id", "=", items[0].id).execute();
     assert.ok(chunks.length > 0);
     assert.ok(chunks.every((c) => c.content.includes("oranges") && !c.content.includes("apples")));
-    const terms = await t.app.store.db.selectFrom("context_terms").select("term").where("chunk_key", "in", chunks.map((c) => c.chunk_key)).execute();
-    assert.ok(terms.some((x) => x.term === "orang"), "postings are stemmed");
+    const terms = await t.app.store.db
+      .selectFrom("context_terms")
+      .select("term")
+      .where(
+        "chunk_key",
+        "in",
+        chunks.map((c) => c.chunk_key),
+      )
+      .execute();
+    assert.ok(
+      terms.some((x) => x.term === "orang"),
+      "postings are stemmed",
+    );
     const apple = await t.app.store.db.selectFrom("context_terms").select("chunk_key").where("term", "=", "appl").execute();
     assert.deepEqual(apple, [], "the old version's postings are gone");
 
@@ -85,7 +115,13 @@ describe("ingest validation, upsert and bad input", () => {
     });
     assert.equal(noUpsert.status, 202);
     const results = field<Array<{ id: string; status: string; error_code?: string }>>(noUpsert.body, "data.results");
-    assert.deepEqual(results.map((r) => [r.id, r.status]), [["doc", "failed"], ["fresh", "queued"]]);
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status]),
+      [
+        ["doc", "failed"],
+        ["fresh", "queued"],
+      ],
+    );
     assert.equal(results[0]?.error_code, "ITEM_ALREADY_EXISTS");
     await waitTerminal(t, "rules", ["fresh"]);
     const still = await t.app.store.db.selectFrom("context_items").select("content").where("source_id", "=", "doc").executeTakeFirstOrThrow();
@@ -98,7 +134,14 @@ describe("ingest validation, upsert and bad input", () => {
       database: "rules",
       app_knowledge: JSON.stringify([app("dup", "First pears."), app("other", "Plums."), app("dup", "Second kiwis.")]),
     });
-    assert.deepEqual(field<Array<{ id: string; status: string }>>(twice.body, "data.results").map((r) => [r.id, r.status]), [["dup", "queued"], ["other", "queued"], ["dup", "queued"]]);
+    assert.deepEqual(
+      field<Array<{ id: string; status: string }>>(twice.body, "data.results").map((r) => [r.id, r.status]),
+      [
+        ["dup", "queued"],
+        ["other", "queued"],
+        ["dup", "queued"],
+      ],
+    );
     await waitTerminal(t, "rules", ["dup", "other"]);
     const dup = await t.app.store.db.selectFrom("context_items").selectAll().where("source_id", "=", "dup").execute();
     assert.equal(dup.length, 1);
@@ -114,10 +157,19 @@ describe("ingest validation, upsert and bad input", () => {
       app_knowledge: JSON.stringify([app("dup2", "Figs."), app("dup2", "Dates.")]),
     });
     const results = field<Array<{ id: string; status: string; error_code?: string }>>(strict.body, "data.results");
-    assert.deepEqual(results.map((r) => [r.id, r.status, r.error_code ?? null]), [["dup2", "queued", null], ["dup2", "failed", "ITEM_ALREADY_EXISTS"]]);
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status, r.error_code ?? null]),
+      [
+        ["dup2", "queued", null],
+        ["dup2", "failed", "ITEM_ALREADY_EXISTS"],
+      ],
+    );
     await waitTerminal(t, "rules", ["dup2"]);
     const kept = await t.app.store.db.selectFrom("context_items").select(["content", "generation"]).where("source_id", "=", "dup2").execute();
-    assert.deepEqual(kept.map((k) => [k.generation, /Figs/.test(k.content ?? "")]), [[1, true]]);
+    assert.deepEqual(
+      kept.map((k) => [k.generation, /Figs/.test(k.content ?? "")]),
+      [[1, true]],
+    );
   });
 
   test("per-item metadata of the wrong declared type fails that item; undeclared keys move to additional_metadata", async () => {
@@ -130,8 +182,18 @@ describe("ingest validation, upsert and bad input", () => {
       ]),
     });
     const results = field<Array<{ id: string; status: string; error_code?: string }>>(res.body, "data.results");
-    assert.deepEqual(results.map((r) => [r.id, r.status, r.error_code ?? null]), [["typed-ok", "queued", null], ["typed-bad", "failed", "VALIDATION_ERROR"]]);
-    const row = await t.app.store.db.selectFrom("context_items").select(["metadata", "additional_metadata"]).where("source_id", "=", "typed-ok").executeTakeFirstOrThrow();
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status, r.error_code ?? null]),
+      [
+        ["typed-ok", "queued", null],
+        ["typed-bad", "failed", "VALIDATION_ERROR"],
+      ],
+    );
+    const row = await t.app.store.db
+      .selectFrom("context_items")
+      .select(["metadata", "additional_metadata"])
+      .where("source_id", "=", "typed-ok")
+      .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(row.metadata), { priority: 2 });
     assert.deepEqual(JSON.parse(row.additional_metadata), { owner: "ops" });
   });
@@ -141,18 +203,35 @@ describe("ingest validation, upsert and bad input", () => {
     const res = await t.request("POST", "/context/ingest", { body: { type: "knowledge", database: "rules", collection: "bulk", app_knowledge: items } });
     assert.equal(res.status, 202, res.text);
     assert.equal(field(res.body, "data.success_count"), 1000);
-    const rows = await waitTerminal(t, "rules", items.map((i) => i.id), "bulk", 300_000);
+    const rows = await waitTerminal(
+      t,
+      "rules",
+      items.map((i) => i.id),
+      "bulk",
+      300_000,
+    );
     assert.equal(rows.filter((r) => r.indexing_status === "completed").length, 1000);
   });
 
   test("expired memories are purged by the scheduled job", async () => {
-    const res = await ingestMultipart(t, { type: "memory", database: "rules", collection: "u1", memories: JSON.stringify([{ id: "short", text: "Remember the gate code 1234", expiry_time: 1 }, { id: "long", text: "Likes tea" }]) });
+    const res = await ingestMultipart(t, {
+      type: "memory",
+      database: "rules",
+      collection: "u1",
+      memories: JSON.stringify([
+        { id: "short", text: "Remember the gate code 1234", expiry_time: 1 },
+        { id: "long", text: "Likes tea" },
+      ]),
+    });
     assert.equal(res.status, 202);
     await waitTerminal(t, "rules", ["short", "long"], "u1");
     await new Promise((r) => setTimeout(r, 1100));
     assert.equal(await t.app.maintenance.purgeExpired(), 1);
     const left = await t.app.store.db.selectFrom("context_items").select("source_id").where("collection", "=", "u1").execute();
-    assert.deepEqual(left.map((r) => r.source_id), ["long"]);
+    assert.deepEqual(
+      left.map((r) => r.source_id),
+      ["long"],
+    );
     const orphanChunks = await t.app.store.db.selectFrom("context_chunks").select("chunk_key").where("collection", "=", "u1").execute();
     assert.equal(orphanChunks.length, 1);
   });

@@ -33,7 +33,12 @@ describe("POST /context/ingest and the indexing pipeline", () => {
   test("app items (simple and rich) and a memory reach completed; malformed items fail one by one", async () => {
     const items = [
       { id: "doc-1", type: "note", content: { text: "The deploy key rotates every Monday." } },
-      { kind: "email", provider: "gmail", external_id: "m1", fields: { from: "ada@example.com", to: ["bob@example.com"], subject: "Launch", body: "We launch on Friday." } },
+      {
+        kind: "email",
+        provider: "gmail",
+        external_id: "m1",
+        fields: { from: "ada@example.com", to: ["bob@example.com"], subject: "Launch", body: "We launch on Friday." },
+      },
       { id: "broken", type: "note" },
     ];
     const res = await t.request("POST", "/context/ingest", { body: { type: "knowledge", database: "kb", app_knowledge: JSON.stringify(items) } });
@@ -45,7 +50,10 @@ describe("POST /context/ingest and the indexing pipeline", () => {
     assert.equal(field(res.body, "data.failed_count"), 1);
     const ids = results.filter((r) => r.status === "queued").map((r) => r.id);
     const rows = await waitTerminal(t, "kb", ids);
-    assert.deepEqual(rows.map((r) => r.indexing_status), ["completed", "completed"]);
+    assert.deepEqual(
+      rows.map((r) => r.indexing_status),
+      ["completed", "completed"],
+    );
 
     const mem = await ingestMultipart(t, {
       type: "memory",

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { signFileToken } from "../../src/context/file-url.js";
+import { signFileToken } from "../../src/features/items/file-url.js";
 import { ingestApp, ingestMemories } from "../helpers/context.js";
 import { createReadyDatabase, field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
@@ -9,10 +9,18 @@ import { createTestDb, type TestDb } from "../helpers/test-db.js";
 type Row = Record<string, unknown>;
 
 const GUIDE = "# Install guide\n\n## Requirements\n\nNode 20 and a PostgreSQL 15 server.\n\n## Steps\n\nRun npm ci, then npm start.\n";
-const EMAIL = { kind: "email", provider: "gmail", external_id: "m1", fields: { from: "ada@example.com", to: ["bob@example.com"], subject: "Launch", body: "We launch on Friday." }, metadata: { team: "eng" } };
+const EMAIL = {
+  kind: "email",
+  provider: "gmail",
+  external_id: "m1",
+  fields: { from: "ada@example.com", to: ["bob@example.com"], subject: "Launch", body: "We launch on Friday." },
+  metadata: { team: "eng" },
+};
 
 async function uploadGuide(t: TestApp, database: string, id = "guide", content = GUIDE): Promise<void> {
-  const res = await ingestMultipart(t, { type: "knowledge", database, document_metadata: JSON.stringify([{ id }]) }, [{ name: "install guide.md", content, type: "text/markdown" }]);
+  const res = await ingestMultipart(t, { type: "knowledge", database, document_metadata: JSON.stringify([{ id }]) }, [
+    { name: "install guide.md", content, type: "text/markdown" },
+  ]);
   assert.equal(res.status, 202, res.text);
   const [row] = await waitTerminal(t, database, [id]);
   assert.equal(row?.indexing_status, "completed");
@@ -31,7 +39,11 @@ describe("GET /context/inspect", () => {
       { id: "pref", text: "I love hiking on weekends", infer: true, user_name: "Sam" },
       { id: "gone", text: "short-lived", expiry_time: 3600 },
     ]);
-    await t.app.store.db.updateTable("context_items").set({ expires_at: Date.now() - 1 }).where("source_id", "=", "gone").execute();
+    await t.app.store.db
+      .updateTable("context_items")
+      .set({ expires_at: Date.now() - 1 })
+      .where("source_id", "=", "gone")
+      .execute();
   });
   after(async () => t.close());
 
@@ -77,7 +89,12 @@ describe("GET /context/inspect", () => {
     assert.equal(field(miss.body, "error.code"), "FILE_NOT_FOUND");
     const scope = await inspect(t, { database: "docs", id: "guide", collection: "elsewhere" });
     assert.equal(field(scope.body, "error.code"), "FILE_NOT_FOUND");
-    const bad: Record<string, string>[] = [{ database: "docs" }, { id: "guide" }, { database: "docs", id: "guide", mode: "raw" }, { database: "docs", id: "guide", expiry_seconds: "0" }];
+    const bad: Record<string, string>[] = [
+      { database: "docs" },
+      { id: "guide" },
+      { database: "docs", id: "guide", mode: "raw" },
+      { database: "docs", id: "guide", expiry_seconds: "0" },
+    ];
     for (const query of bad) {
       const res = await inspect(t, query);
       assert.equal(res.status, 400, JSON.stringify(query));

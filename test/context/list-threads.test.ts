@@ -33,10 +33,23 @@ describe("POST /context/list with fold_threads", () => {
       slack("1700000120.000300", "Rolled back", 2),
       slack("1700000180.000400", "All green again", 3),
       slack("1700000999.000900", "Lunch anyone?", 30, false),
-      { kind: "ticket", provider: "github", external_id: "42", title: "Crash on start", created_at: "2024-03-02T09:00:00Z", fields: { body: "The app crashes on start", state: "open" } },
+      {
+        kind: "ticket",
+        provider: "github",
+        external_id: "42",
+        title: "Crash on start",
+        created_at: "2024-03-02T09:00:00Z",
+        fields: { body: "The app crashes on start", state: "open" },
+      },
       ghComment("c1", "Reproduced on macOS", 1),
       ghComment("c2", "Fixed in #43", 2),
-      { kind: "comment", provider: "github", external_id: "c9", created_at: "2024-03-02T09:05:00Z", fields: { body: "Orphan comment", issue_id: "github:ticket:999" } },
+      {
+        kind: "comment",
+        provider: "github",
+        external_id: "c9",
+        created_at: "2024-03-02T09:05:00Z",
+        fields: { body: "Orphan comment", issue_id: "github:ticket:999" },
+      },
     ]);
   });
   after(async () => t.close());
@@ -57,12 +70,18 @@ describe("POST /context/list with fold_threads", () => {
     const rows = field<Row[]>(res.body, "data.sources");
     const thread = rows.find((r) => r.id === `slack:message:${ROOT_TS}`);
     const replies = thread?.comments as Row[];
-    assert.deepEqual(replies.map((c) => c.text), ["All green again", "Rolled back", "Looking into it"]);
+    assert.deepEqual(
+      replies.map((c) => c.text),
+      ["All green again", "Rolled back", "Looking into it"],
+    );
     assert.equal(replies[0]?.app_kind, "message");
     assert.equal(replies[0]?.timestamp, "2024-03-01T10:03:00.000Z");
     assert.equal(thread?.comments_truncated, false);
     const issue = rows.find((r) => r.id === "github:ticket:42");
-    assert.deepEqual((issue?.comments as Row[]).map((c) => c.id), ["github:comment:c2", "github:comment:c1"]);
+    assert.deepEqual(
+      (issue?.comments as Row[]).map((c) => c.id),
+      ["github:comment:c2", "github:comment:c1"],
+    );
     assert.equal((issue?.comments as Row[])[0]?.text, "Fixed in #43");
     assert.equal(issue?.app_kind, "ticket");
     assert.equal(issue?.app_provider, "github");
@@ -76,7 +95,10 @@ describe("POST /context/list with fold_threads", () => {
     const res = await listContext(t, { database: "chat", fold_threads: true, max_comments: 2 });
     const rows = field<Row[]>(res.body, "data.sources");
     const thread = rows.find((r) => r.id === `slack:message:${ROOT_TS}`);
-    assert.deepEqual((thread?.comments as Row[]).map((c) => c.text), ["All green again", "Rolled back"]);
+    assert.deepEqual(
+      (thread?.comments as Row[]).map((c) => c.text),
+      ["All green again", "Rolled back"],
+    );
     assert.equal(thread?.comments_truncated, true);
     assert.equal(rows.find((r) => r.id === "github:ticket:42")?.comments_truncated, false);
     const bad = await listContext(t, { database: "chat", fold_threads: true, max_comments: 0 });

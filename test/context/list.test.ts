@@ -18,11 +18,32 @@ describe("POST /context/list", () => {
     });
     await ingestApp(t, "kb", [
       {
-        id: "a1", type: "note", title: "Alpha", description: "first", url: "https://example.com/a1", timestamp: "2024-01-01T00:00:00Z",
-        content: { text: "alpha text" }, metadata: { team: "eng", priority: 1, secret: "x" }, additional_metadata: { source: "wiki", n: 1 },
+        id: "a1",
+        type: "note",
+        title: "Alpha",
+        description: "first",
+        url: "https://example.com/a1",
+        timestamp: "2024-01-01T00:00:00Z",
+        content: { text: "alpha text" },
+        metadata: { team: "eng", priority: 1, secret: "x" },
+        additional_metadata: { source: "wiki", n: 1 },
       },
-      { id: "a2", type: "note", title: "Beta", content: { text: "beta text" }, metadata: { team: "ops", priority: 2 }, additional_metadata: { source: "wiki", n: "1" } },
-      { id: "a3", type: "faq", title: "Gamma", content: { text: "gamma text" }, metadata: { team: "eng", priority: 2 }, additional_metadata: { source: "jira", flag: true } },
+      {
+        id: "a2",
+        type: "note",
+        title: "Beta",
+        content: { text: "beta text" },
+        metadata: { team: "ops", priority: 2 },
+        additional_metadata: { source: "wiki", n: "1" },
+      },
+      {
+        id: "a3",
+        type: "faq",
+        title: "Gamma",
+        content: { text: "gamma text" },
+        metadata: { team: "eng", priority: 2 },
+        additional_metadata: { source: "jira", flag: true },
+      },
     ]);
     await ingestMemories(t, "kb", [
       { id: "mm1", text: "I prefer dark mode", infer: false, additional_metadata: { kind: "pref" } },
@@ -30,7 +51,11 @@ describe("POST /context/list", () => {
       { id: "mm3", text: "Temporary note", expiry_time: 3600 },
     ]);
     // mm3 expires now: set its expiry in the past instead of waiting for it.
-    await t.app.store.db.updateTable("context_items").set({ expires_at: Date.now() - 1000 }).where("source_id", "=", "mm3").execute();
+    await t.app.store.db
+      .updateTable("context_items")
+      .set({ expires_at: Date.now() - 1000 })
+      .where("source_id", "=", "mm3")
+      .execute();
   });
   after(async () => t.close());
 
@@ -45,10 +70,23 @@ describe("POST /context/list", () => {
     assert.equal(field(res.body, "data.user_memories"), undefined);
     const a1 = field<Row[]>(res.body, "data.sources").find((s) => s.id === "a1");
     assert.deepEqual(a1, {
-      id: "a1", database: "kb", collection: "kb", tenant_id: "kb", sub_tenant_id: "kb",
-      title: "Alpha", type: "note", description: "first", note: null, timestamp: "2024-01-01T00:00:00.000Z",
-      metadata: { team: "eng", priority: 1, secret: "x" }, additional_metadata: { source: "wiki", n: 1 }, relations: { ids: [] },
-      app_kind: "custom", app_provider: null, app_external_id: null, comments_truncated: false,
+      id: "a1",
+      database: "kb",
+      collection: "kb",
+      tenant_id: "kb",
+      sub_tenant_id: "kb",
+      title: "Alpha",
+      type: "note",
+      description: "first",
+      note: null,
+      timestamp: "2024-01-01T00:00:00.000Z",
+      metadata: { team: "eng", priority: 1, secret: "x" },
+      additional_metadata: { source: "wiki", n: 1 },
+      relations: { ids: [] },
+      app_kind: "custom",
+      app_provider: null,
+      app_external_id: null,
+      comments_truncated: false,
     });
   });
 
@@ -98,7 +136,10 @@ describe("POST /context/list", () => {
   });
 
   test("filters combine with AND across namespaces", async () => {
-    const res = await listContext(t, { database: "kb", filters: { metadata: { team: "eng" }, additional_metadata: { source: "wiki" }, source_fields: { type: "note" } } });
+    const res = await listContext(t, {
+      database: "kb",
+      filters: { metadata: { team: "eng" }, additional_metadata: { source: "wiki" }, source_fields: { type: "note" } },
+    });
     assert.deepEqual(sourceIds(res), ["a1"]);
   });
 
@@ -187,14 +228,22 @@ describe("POST /context/list", () => {
     assert.deepEqual(field(hidden.body, "data.user_memories"), []);
     assert.equal(field(hidden.body, "data.total"), 0);
     const memFilter = await listContext(t, { database: "kb", type: "memory", filters: { additional_metadata: { kind: "pref" } } });
-    assert.deepEqual(field<Row[]>(memFilter.body, "data.user_memories").map((r) => r.memory_id), ["mm1"]);
+    assert.deepEqual(
+      field<Row[]>(memFilter.body, "data.user_memories").map((r) => r.memory_id),
+      ["mm1"],
+    );
   });
 
   test("type all lists both corpora under one pagination", async () => {
     const res = await listContext(t, { database: "kb", type: "all", page_size: 100 });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(sourceIds(res), ["a1", "a2", "a3"]);
-    assert.deepEqual(field<Row[]>(res.body, "data.user_memories").map((r) => r.memory_id).sort(), ["mm1", "mm2"]);
+    assert.deepEqual(
+      field<Row[]>(res.body, "data.user_memories")
+        .map((r) => r.memory_id)
+        .sort(),
+      ["mm1", "mm2"],
+    );
     assert.equal(field(res.body, "data.total"), 5);
     const bad = await listContext(t, { database: "kb", type: "everything" });
     assert.equal(bad.status, 400);
@@ -227,7 +276,12 @@ describe("POST /context/list pagination", () => {
       assert.equal(ids.length, page < 3 ? 3 : 1);
       seen.push(...ids);
       assert.deepEqual(field(res.body, "data.pagination"), {
-        page, page_size: 3, total: 7, total_pages: 3, has_next: page < 3, has_previous: page > 1,
+        page,
+        page_size: 3,
+        total: 7,
+        total_pages: 3,
+        has_next: page < 3,
+        has_previous: page > 1,
       });
     }
     assert.deepEqual(seen.sort(), ["p0", "p1", "p2", "p3", "p4", "p5", "p6"]);

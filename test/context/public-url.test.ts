@@ -29,7 +29,9 @@ async function withGuide(env: Record<string, string>, check: (t: TestApp) => Pro
   const t = await startTestApp(env);
   try {
     await createReadyDatabase(t, "docs");
-    const res = await ingestMultipart(t, { type: "knowledge", database: "docs", document_metadata: JSON.stringify([{ id: "guide" }]) }, [{ name: "guide.md", content: "# Guide\n\nHello.", type: "text/markdown" }]);
+    const res = await ingestMultipart(t, { type: "knowledge", database: "docs", document_metadata: JSON.stringify([{ id: "guide" }]) }, [
+      { name: "guide.md", content: "# Guide\n\nHello.", type: "text/markdown" },
+    ]);
     assert.equal(res.status, 202, res.text);
     await waitTerminal(t, "docs", ["guide"]);
     await check(t);

@@ -36,7 +36,8 @@ test(`${ITEMS} items with reconcile every 200 ms: every item completed, exactly 
     await eventually(async () => receiver.accepted.size >= ITEMS, 120_000, 200);
     await new Promise((r) => setTimeout(r, 1_000)); // a late, wrong event would arrive meanwhile
     const perItem = new Map<string, string[]>();
-    for (const r of receiver.accepted.values()) perItem.set(String(r.json.item_id), [...(perItem.get(String(r.json.item_id)) ?? []), String(r.json.indexing_status)]);
+    for (const r of receiver.accepted.values())
+      perItem.set(String(r.json.item_id), [...(perItem.get(String(r.json.item_id)) ?? []), String(r.json.indexing_status)]);
     assert.equal(perItem.size, ITEMS);
     const wrong = [...perItem].filter(([, events]) => events.length !== 1 || events[0] !== "completed");
     assert.deepEqual(wrong, [], "exactly one terminal event per item, completed");

@@ -29,11 +29,19 @@ describe("@hydradb/sdk client.context.list / inspect / delete", () => {
   after(async () => t.close());
 
   test("list with the SDK's legacy filter names, pagination and include_fields", async () => {
-    const res = await client.context.list({ tenantId: "sdk_ctx", filters: { tenantMetadata: { team: "eng" }, additionalMetadata: { lang: "en" } }, pageSize: 10, includeFields: ["title", "tenant_metadata"] });
+    const res = await client.context.list({
+      tenantId: "sdk_ctx",
+      filters: { tenantMetadata: { team: "eng" }, additionalMetadata: { lang: "en" } },
+      pageSize: 10,
+      includeFields: ["title", "tenant_metadata"],
+    });
     assert.equal(res.success, true);
     const data = res.data as Row;
     const sources = data.sources as Row[];
-    assert.deepEqual(sources.map((s) => s.id), ["s1"]);
+    assert.deepEqual(
+      sources.map((s) => s.id),
+      ["s1"],
+    );
     assert.equal(sources[0]?.title, "One");
     assert.deepEqual(sources[0]?.metadata, { team: "eng" });
     assert.equal(data.total, 1);
@@ -48,7 +56,10 @@ describe("@hydradb/sdk client.context.list / inspect / delete", () => {
     const res = await client.context.list({ tenantId: "sdk_ctx", subTenantId: "user-7", type: "memory" });
     // The SDK types this payload as a union whose first member is `unknown`, so it arrives with wire names.
     const data = res.data as { user_memories?: Array<{ memory_id: string; memory_content: string }> };
-    assert.deepEqual(data.user_memories?.map((m) => [m.memory_id, m.memory_content]), [["pref-1", "I drink green tea"]]);
+    assert.deepEqual(
+      data.user_memories?.map((m) => [m.memory_id, m.memory_content]),
+      [["pref-1", "I drink green tea"]],
+    );
   });
 
   test("inspect: content of an app item, presigned URL of a file", async () => {
@@ -67,7 +78,13 @@ describe("@hydradb/sdk client.context.list / inspect / delete", () => {
     const res = await client.context.delete({ tenantId: "sdk_ctx", ids: ["s2", "nope"] });
     const data = res.data as { results?: Array<{ id: string; deleted?: boolean }>; deletedCount?: number };
     assert.equal(data.deletedCount, 1);
-    assert.deepEqual(data.results?.map((r) => [r.id, r.deleted]), [["s2", true], ["nope", false]]);
+    assert.deepEqual(
+      data.results?.map((r) => [r.id, r.deleted]),
+      [
+        ["s2", true],
+        ["nope", false],
+      ],
+    );
     const mem = await client.context.delete({ tenantId: "sdk_ctx", subTenantId: "user-7", ids: ["pref-1"], type: "memory" });
     assert.equal((mem.data as { deletedCount?: number }).deletedCount, 1);
     const after = await client.context.list({ tenantId: "sdk_ctx", subTenantId: "user-7", type: "memory" });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createBlobStore } from "../../src/context/blob-store.js";
-import { ItemStore } from "../../src/context/item-store.js";
-import { ContextMaintenance } from "../../src/context/maintenance.js";
-import type { JobContext } from "../../src/jobs/worker.js";
+import { createBlobStore } from "../../src/features/items/blob-store.js";
+import { ItemStore } from "../../src/features/items/store.js";
+import { ContextMaintenance } from "../../src/features/items/maintenance.js";
+import type { JobContext } from "../../src/platform/jobs/worker.js";
 import { createReadyDatabase, eventually, startTestApp, type TestApp } from "../helpers/harness.js";
 import { waitTerminal } from "../helpers/ingest.js";
 import { FAST_RETRIES } from "../helpers/webhook-fixtures.js";
@@ -35,7 +35,11 @@ describe("a terminal status is never overwritten (fenced on state and generation
   const eventsOf = (sourceId: string) => [...receiver.accepted.values()].filter((r) => r.json.item_id === sourceId).map((r) => r.json.indexing_status);
 
   it("a reconcile that read the item before its graph job finished leaves it completed: no errored event after completed", async () => {
-    const body = { type: "knowledge", database: "fence", app_knowledge: [{ id: "late", type: "note", content: { text: "Grace Hopper wrote the first compiler." } }] };
+    const body = {
+      type: "knowledge",
+      database: "fence",
+      app_knowledge: [{ id: "late", type: "note", content: { text: "Grace Hopper wrote the first compiler." } }],
+    };
     assert.equal((await t.request("POST", "/context/ingest", { body })).status, 202);
     const db = t.app.store.db;
     await waitTerminal(t, "fence", ["late"]);
@@ -44,14 +48,28 @@ describe("a terminal status is never overwritten (fenced on state and generation
     // reconcile as finished (here: dead-lettered); before reconcile ends the item, a graph job
     // of that same generation completes it.
     const row = await itemRow("late");
-    await db.updateTable("context_items").set({ status: "graph_creation", updated_at: Date.now() - 10 * 60_000 }).where("id", "=", row.id).execute();
-    await db.updateTable("jobs").set({ status: "dead", last_error: "lease expired too many times" }).where("dedupe_key", "=", `graph:${row.id}:${row.generation}`).execute();
-    const racing = new ContextMaintenance(t.app.store, createBlobStore(t.app.store, t.db.dataDir), t.app.vectors, async (id, generation, expected, error) => {
-      assert.equal(expected, "graph_creation");
-      await t.app.pipeline.buildGraph(id, generation, firstAttempt());
-      assert.equal((await itemRow("late")).status, "completed", "the graph job completed the item first");
-      return t.app.pipeline.endWithError(id, generation, expected, error);
-    }, 60_000);
+    await db
+      .updateTable("context_items")
+      .set({ status: "graph_creation", updated_at: Date.now() - 10 * 60_000 })
+      .where("id", "=", row.id)
+      .execute();
+    await db
+      .updateTable("jobs")
+      .set({ status: "dead", last_error: "lease expired too many times" })
+      .where("dedupe_key", "=", `graph:${row.id}:${row.generation}`)
+      .execute();
+    const racing = new ContextMaintenance(
+      t.app.store,
+      createBlobStore(t.app.store, t.db.dataDir),
+      t.app.vectors,
+      async (id, generation, expected, error) => {
+        assert.equal(expected, "graph_creation");
+        await t.app.pipeline.buildGraph(id, generation, firstAttempt());
+        assert.equal((await itemRow("late")).status, "completed", "the graph job completed the item first");
+        return t.app.pipeline.endWithError(id, generation, expected, error);
+      },
+      60_000,
+    );
     assert.equal(await racing.reconcile(), 0, "nothing ended");
     const [status] = await waitTerminal(t, "fence", ["late"]);
     assert.equal(status?.indexing_status, "completed");
@@ -61,7 +79,11 @@ describe("a terminal status is never overwritten (fenced on state and generation
   });
 
   it("no status write leaves a terminal state: a late errored, a late completed, a replayed start", async () => {
-    const body = { type: "knowledge", database: "fence", app_knowledge: [{ id: "done", type: "note", content: { text: "Alan Turing described a universal machine." } }] };
+    const body = {
+      type: "knowledge",
+      database: "fence",
+      app_knowledge: [{ id: "done", type: "note", content: { text: "Alan Turing described a universal machine." } }],
+    };
     assert.equal((await t.request("POST", "/context/ingest", { body })).status, 202);
     await waitTerminal(t, "fence", ["done"]);
     const row = await itemRow("done");

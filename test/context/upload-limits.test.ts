@@ -39,16 +39,26 @@ describe("multipart uploads: per-request budget, file count, spooled to disk", (
   after(async () => t.close());
 
   test("within the limits files are accepted, and no spooled file is left behind", async () => {
-    const res = await ingestMultipart(t, { type: "knowledge", database: DB, document_metadata: JSON.stringify([{ id: "a" }, { id: "b" }]) }, [text(4000, "a.txt"), text(4000, "b.txt")]);
+    const res = await ingestMultipart(t, { type: "knowledge", database: DB, document_metadata: JSON.stringify([{ id: "a" }, { id: "b" }]) }, [
+      text(4000, "a.txt"),
+      text(4000, "b.txt"),
+    ]);
     assert.equal(res.status, 202, res.text);
     const rows = await waitTerminal(t, DB, ["a", "b"]);
-    assert.deepEqual(rows.map((r) => r.indexing_status), ["completed", "completed"]);
+    assert.deepEqual(
+      rows.map((r) => r.indexing_status),
+      ["completed", "completed"],
+    );
     assert.deepEqual(spoolLeft(), []);
     assert.equal(await stored(), 2);
   });
 
   test("more files than MAX_UPLOAD_FILES is 413 PAYLOAD_TOO_LARGE and stores nothing", async () => {
-    const res = await ingestMultipart(t, { type: "knowledge", database: DB }, [1, 2, 3, 4].map((i) => text(10, `f${i}.txt`)));
+    const res = await ingestMultipart(
+      t,
+      { type: "knowledge", database: DB },
+      [1, 2, 3, 4].map((i) => text(10, `f${i}.txt`)),
+    );
     assert.equal(res.status, 413, res.text);
     assert.equal(field(res.body, "error.code"), "PAYLOAD_TOO_LARGE");
     assert.match(String(field(res.body, "error.message")), /at most 3 files/);
@@ -66,7 +76,11 @@ describe("multipart uploads: per-request budget, file count, spooled to disk", (
   });
 
   test("text fields count against the same budget", async () => {
-    const res = await ingestMultipart(t, { type: "knowledge", database: DB, app_knowledge: JSON.stringify([{ id: "big", type: "note", content: { text: "w".repeat(12_000) } }]) });
+    const res = await ingestMultipart(t, {
+      type: "knowledge",
+      database: DB,
+      app_knowledge: JSON.stringify([{ id: "big", type: "note", content: { text: "w".repeat(12_000) } }]),
+    });
     assert.equal(res.status, 413, res.text);
     assert.equal(field(res.body, "error.code"), "PAYLOAD_TOO_LARGE");
     assert.equal(await stored(), 2);
@@ -81,7 +95,10 @@ describe("multipart uploads: per-request budget, file count, spooled to disk", (
   });
 
   test("the v1 upload route has the same limits, in its {detail} shape", async () => {
-    const res = await v1Upload(t, [1, 2, 3, 4].map((i) => text(10, `v${i}.txt`)));
+    const res = await v1Upload(
+      t,
+      [1, 2, 3, 4].map((i) => text(10, `v${i}.txt`)),
+    );
     assert.equal(res.status, 413, res.text);
     assert.equal(field(res.body, "detail.error_code"), "PAYLOAD_TOO_LARGE");
     assert.equal(await stored(), 2);

@@ -12,7 +12,9 @@ describe("DOCX zip bombs are refused before they are inflated", () => {
   const storedIds = async (): Promise<string[]> => {
     const res = await t.request("POST", "/context/list", { body: { database: DB } });
     assert.equal(res.status, 200, res.text);
-    return field<Array<{ id: string }>>(res.body, "data.sources").map((s) => s.id).sort();
+    return field<Array<{ id: string }>>(res.body, "data.sources")
+      .map((s) => s.id)
+      .sort();
   };
 
   before(async () => {
@@ -23,7 +25,9 @@ describe("DOCX zip bombs are refused before they are inflated", () => {
 
   test("a bomb whose directory tells the truth fails at once with FILE_TOO_LARGE and is not stored", async () => {
     const bomb = makeDocxBomb(16 * 1024 * 1024);
-    const res = await ingestMultipart(t, { type: "knowledge", database: DB, document_metadata: JSON.stringify([{ id: "bomb" }]) }, [{ name: "bomb.docx", content: bomb, type: DOCX_MIME }]);
+    const res = await ingestMultipart(t, { type: "knowledge", database: DB, document_metadata: JSON.stringify([{ id: "bomb" }]) }, [
+      { name: "bomb.docx", content: bomb, type: DOCX_MIME },
+    ]);
     assert.equal(res.status, 202, res.text);
     const [row] = field<Array<Record<string, unknown>>>(res.body, "data.results");
     assert.equal(row?.status, "failed");
@@ -35,7 +39,9 @@ describe("DOCX zip bombs are refused before they are inflated", () => {
 
   test("a bomb whose directory lies is stored, then ends errored with FILE_TOO_LARGE, inflated no further than its declared size", async () => {
     const liar = makeDocxBomb(16 * 1024 * 1024, 2000);
-    const res = await ingestMultipart(t, { type: "knowledge", database: DB, document_metadata: JSON.stringify([{ id: "liar" }]) }, [{ name: "liar.docx", content: liar, type: DOCX_MIME }]);
+    const res = await ingestMultipart(t, { type: "knowledge", database: DB, document_metadata: JSON.stringify([{ id: "liar" }]) }, [
+      { name: "liar.docx", content: liar, type: DOCX_MIME },
+    ]);
     assert.equal(res.status, 202, res.text);
     const [status] = await waitTerminal(t, DB, ["liar"]);
     assert.equal(status?.indexing_status, "errored");

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CypherError, MemoryGraphStore, executeCypher, renderRows } from "../../src/cypher/index.js";
+import { CypherError, MemoryGraphStore, executeCypher, renderRows } from "../../src/engines/cypher/index.js";
 
 function seeded(): MemoryGraphStore {
   const store = new MemoryGraphStore();
@@ -48,7 +48,10 @@ void test("a runtime error rolls the whole query back", () => {
 
 void test("compile-time errors happen before any write", () => {
   const store = new MemoryGraphStore();
-  assert.throws(() => executeCypher(store, "CREATE (:A) WITH 1 AS x RETURN y"), (e: unknown) => e instanceof CypherError && e.detail === "UndefinedVariable");
+  assert.throws(
+    () => executeCypher(store, "CREATE (:A) WITH 1 AS x RETURN y"),
+    (e: unknown) => e instanceof CypherError && e.detail === "UndefinedVariable",
+  );
   assert.equal(store.nodeCount(), 0);
 });
 
@@ -130,7 +133,11 @@ test("size budgets: range, concatenation, collect and held rows fail fast with R
 test("nesting: the parser and the tree-depth check refuse deep input with SyntaxError/NestingTooDeep, never a RangeError", () => {
   const store = new MemoryGraphStore();
   const deep = (q: string) =>
-    assert.throws(() => executeCypher(store, q), (e: unknown) => e instanceof CypherError && e.detail === "NestingTooDeep", q.slice(0, 40));
+    assert.throws(
+      () => executeCypher(store, q),
+      (e: unknown) => e instanceof CypherError && e.detail === "NestingTooDeep",
+      q.slice(0, 40),
+    );
   deep(`RETURN ${"(".repeat(10_000)}1${")".repeat(10_000)}`);
   deep(`RETURN ${"NOT ".repeat(10_000)}true`);
   deep(`RETURN ${Array.from({ length: 10_000 }, () => "1").join(" + ")}`);

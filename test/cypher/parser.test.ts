@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { tokenize } from "../../src/cypher/parser/lexer.js";
-import { parseQuery } from "../../src/cypher/parser/parse.js";
-import { CypherError } from "../../src/cypher/errors.js";
+import { tokenize } from "../../src/engines/cypher/parser/lexer.js";
+import { parseQuery } from "../../src/engines/cypher/parser/parse.js";
+import { CypherError } from "../../src/engines/cypher/errors.js";
 
 void test("lexer keeps source offsets and decodes literals", () => {
   const source = "MATCH (n:`My Label`) RETURN 'a\\nb', 0x1F, 1.5e3, $p";
@@ -57,12 +57,7 @@ void test("operator precedence follows openCypher", () => {
 void test("syntax errors carry type, phase, detail and position", () => {
   assert.throws(
     () => parseQuery("MATCH (n)\nRETURN n +"),
-    (e: unknown) =>
-      e instanceof CypherError &&
-      e.type === "SyntaxError" &&
-      e.phase === "compile time" &&
-      e.position?.line === 2 &&
-      /line 2/.test(e.message),
+    (e: unknown) => e instanceof CypherError && e.type === "SyntaxError" && e.phase === "compile time" && e.position?.line === 2 && /line 2/.test(e.message),
   );
   assert.throws(
     () => parseQuery("RETURN 9223372036854775808"),

@@ -3,7 +3,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { compareWithBaseline, loadScenarios, readBaseline, runSuite, tckRoot } from "../../scripts/tck/run-suite.js";
 
-const FOLDERS = ["clauses/match/", "clauses/create/", "clauses/merge/", "clauses/delete/", "clauses/with/", "clauses/return/", "clauses/union/", "expressions/aggregation/"];
+const FOLDERS = [
+  "clauses/match/",
+  "clauses/create/",
+  "clauses/merge/",
+  "clauses/delete/",
+  "clauses/with/",
+  "clauses/return/",
+  "clauses/union/",
+  "expressions/aggregation/",
+];
 
 void test("a TCK subset across clause folders matches the expected-failure baseline", () => {
   const root = tckRoot();

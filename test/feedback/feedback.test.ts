@@ -77,7 +77,11 @@ describe("POST /feedback", () => {
 
     await expect400({ request_id: query }, "neither feedback nor ground truth", /feedback/);
     await expect400({ request_id: query, feedback: "  \n " }, "blank feedback", /feedback/);
-    await expect400({ request_id: query, feedback: "fine", ground_truth: { answer: "  ", source_ids: ["", " "] } }, "ground truth present but blank", /ground_truth/);
+    await expect400(
+      { request_id: query, feedback: "fine", ground_truth: { answer: "  ", source_ids: ["", " "] } },
+      "ground truth present but blank",
+      /ground_truth/,
+    );
     await expect400({ request_id: query, feedback: "fine", ground_truth: {} }, "empty ground truth", /ground_truth/);
     await expect400({ request_id: query, ground_truth: { source_ids: [] } }, "no ids");
     await expect400({ request_id: query, feedback: "x", ground_truth: "the answer" }, "ground truth not an object");
@@ -133,7 +137,12 @@ describe("POST /feedback", () => {
     const legacy = await submit({ request_id: query, feedback: "x", tenant_id: "fb", sub_tenant_id: "c1" });
     assert.equal(legacy.status, 201, legacy.text);
     assert.equal(legacy.headers.get("deprecation"), "true");
-    assert.deepEqual(field<Array<{ deprecated_field: string }>>(legacy.body, "meta.deprecation").map((d) => d.deprecated_field).sort(), ["sub_tenant_id", "tenant_id"]);
+    assert.deepEqual(
+      field<Array<{ deprecated_field: string }>>(legacy.body, "meta.deprecation")
+        .map((d) => d.deprecated_field)
+        .sort(),
+      ["sub_tenant_id", "tenant_id"],
+    );
     const row = await stored(field(legacy.body, "data.feedback_id"));
     assert.deepEqual([row.database_name, row.collection], ["fb", "c1"]);
   });

@@ -38,7 +38,11 @@ test("100 submissions per minute per organization, counted in the store across p
     assert.equal((await b.request("POST", "/feedback", { body: { request_id: otherQuery, feedback: "ok" }, key: other.key })).status, 201);
 
     // Once the window has moved on, submissions are accepted again (the rows age, no sleeping).
-    await a.app.store.db.updateTable("feedback").set((eb) => ({ created_at: eb("created_at", "-", 61_000) })).where("org_id", "=", a.orgId).execute();
+    await a.app.store.db
+      .updateTable("feedback")
+      .set((eb) => ({ created_at: eb("created_at", "-", 61_000) }))
+      .where("org_id", "=", a.orgId)
+      .execute();
     assert.equal((await a.request("POST", "/feedback", { body, key: a.key })).status, 201);
   } finally {
     await a.close();

@@ -28,5 +28,7 @@ export function listContext(t: TestApp, body: Record<string, unknown>): Promise<
 /** The ids of `data.sources` (knowledge) of a list response, sorted. */
 export function sourceIds(res: HttpResult): string[] {
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
-  return field<Array<{ id: string }>>(res.body, "data.sources").map((s) => s.id).sort();
+  return field<Array<{ id: string }>>(res.body, "data.sources")
+    .map((s) => s.id)
+    .sort();
 }

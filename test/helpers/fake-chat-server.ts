@@ -5,9 +5,7 @@ import type { AddressInfo } from "node:net";
 // by the next scripted reply, shaped like the real API; requests are recorded for assertions.
 
 export type ScriptedReply =
-  | { readonly content: string }
-  | { readonly status: number; readonly body: string }
-  | { readonly delayMs: number; readonly content: string };
+  { readonly content: string } | { readonly status: number; readonly body: string } | { readonly delayMs: number; readonly content: string };
 
 export interface RecordedRequest {
   readonly path: string;

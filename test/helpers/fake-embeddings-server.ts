@@ -37,7 +37,10 @@ export async function startFakeEmbeddingsServer(dimensions = 8): Promise<FakeEmb
       if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
       const failure = state.failNext.shift();
       if (failure !== undefined) {
-        res.writeHead(failure.status, { "content-type": "application/json", ...(failure.retryAfter === undefined ? {} : { "retry-after": failure.retryAfter }) });
+        res.writeHead(failure.status, {
+          "content-type": "application/json",
+          ...(failure.retryAfter === undefined ? {} : { "retry-after": failure.retryAfter }),
+        });
         res.end(JSON.stringify({ error: { message: `fake failure ${failure.status}`, type: "server_error" } }));
         return;
       }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createApplication, type Application } from "../../src/app.js";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/platform/config.js";
 import { createTestDb, type TestDb } from "./test-db.js";
 
 export interface HttpResult {

@@ -32,7 +32,10 @@ export interface StatusRow {
 }
 
 export async function statuses(t: TestApp, database: string, ids: string[], collection?: string, key?: string): Promise<StatusRow[]> {
-  const res = await t.request("GET", "/context/status", { query: { database, ids: ids.join(","), ...(collection ? { collection } : {}) }, ...(key ? { key } : {}) });
+  const res = await t.request("GET", "/context/status", {
+    query: { database, ids: ids.join(","), ...(collection ? { collection } : {}) },
+    ...(key ? { key } : {}),
+  });
   if (res.status !== 200) throw new Error(`status ${res.status}: ${res.text}`);
   return field<StatusRow[]>(res.body, "data.statuses");
 }
@@ -41,10 +44,14 @@ const TERMINAL = new Set(["completed", "errored", "failed"]);
 
 /** Waits until every id reaches a terminal indexing status and returns the rows. */
 export async function waitTerminal(t: TestApp, database: string, ids: string[], collection?: string, timeoutMs = 60_000, key?: string): Promise<StatusRow[]> {
-  return eventually(async () => {
-    const rows: StatusRow[] = [];
-    // the status route takes up to 1,000 ids per call
-    for (let i = 0; i < ids.length; i += 1000) rows.push(...(await statuses(t, database, ids.slice(i, i + 1000), collection, key)));
-    return rows.every((r) => TERMINAL.has(r.indexing_status)) ? rows : null;
-  }, timeoutMs, 50);
+  return eventually(
+    async () => {
+      const rows: StatusRow[] = [];
+      // the status route takes up to 1,000 ids per call
+      for (let i = 0; i < ids.length; i += 1000) rows.push(...(await statuses(t, database, ids.slice(i, i + 1000), collection, key)));
+      return rows.every((r) => TERMINAL.has(r.indexing_status)) ? rows : null;
+    },
+    timeoutMs,
+    50,
+  );
 }

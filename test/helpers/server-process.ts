@@ -41,9 +41,13 @@ export async function startServerProcess(t: TestContext, db: TestDb, env: Record
     await exited;
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await eventually(async () => {
-    if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}: ${out}`);
-    return (await fetch(`${baseUrl}/healthz`).catch(() => null))?.ok;
-  }, 60_000, 100);
+  await eventually(
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}: ${out}`);
+      return (await fetch(`${baseUrl}/healthz`).catch(() => null))?.ok;
+    },
+    60_000,
+    100,
+  );
   return { proc, baseUrl, port, stdout: () => out, stop };
 }

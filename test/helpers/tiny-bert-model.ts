@@ -96,10 +96,21 @@ export function writeTinyBertModel(root: string, name: string): void {
   const vocab = Object.fromEntries(tokens.map((t, i) => [t, i]));
   const table = tokens.map((t) => WORDS[t] ?? [0, 0, 0, 0]);
   writeFileSync(join(dir, "onnx", "model.onnx"), onnxGatherModel(table));
-  writeFileSync(join(dir, "config.json"), JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: TINY_MODEL_DIMENSIONS, vocab_size: tokens.length }));
+  writeFileSync(
+    join(dir, "config.json"),
+    JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: TINY_MODEL_DIMENSIONS, vocab_size: tokens.length }),
+  );
   writeFileSync(
     join(dir, "tokenizer_config.json"),
-    JSON.stringify({ tokenizer_class: "BertTokenizer", do_lower_case: true, model_max_length: 128, pad_token: "[PAD]", unk_token: "[UNK]", cls_token: "[CLS]", sep_token: "[SEP]" }),
+    JSON.stringify({
+      tokenizer_class: "BertTokenizer",
+      do_lower_case: true,
+      model_max_length: 128,
+      pad_token: "[PAD]",
+      unk_token: "[UNK]",
+      cls_token: "[CLS]",
+      sep_token: "[SEP]",
+    }),
   );
   const special = (content: string) => ({ id: vocab[content], content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
   writeFileSync(
@@ -114,8 +125,17 @@ export function writeTinyBertModel(root: string, name: string): void {
       post_processor: {
         type: "TemplateProcessing",
         single: [{ SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } }],
-        pair: [{ SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } }, { Sequence: { id: "B", type_id: 1 } }, { SpecialToken: { id: "[SEP]", type_id: 1 } }],
-        special_tokens: { "[CLS]": { id: "[CLS]", ids: [vocab["[CLS]"]], tokens: ["[CLS]"] }, "[SEP]": { id: "[SEP]", ids: [vocab["[SEP]"]], tokens: ["[SEP]"] } },
+        pair: [
+          { SpecialToken: { id: "[CLS]", type_id: 0 } },
+          { Sequence: { id: "A", type_id: 0 } },
+          { SpecialToken: { id: "[SEP]", type_id: 0 } },
+          { Sequence: { id: "B", type_id: 1 } },
+          { SpecialToken: { id: "[SEP]", type_id: 1 } },
+        ],
+        special_tokens: {
+          "[CLS]": { id: "[CLS]", ids: [vocab["[CLS]"]], tokens: ["[CLS]"] },
+          "[SEP]": { id: "[SEP]", ids: [vocab["[SEP]"]], tokens: ["[SEP]"] },
+        },
       },
       decoder: { type: "WordPiece", prefix: "##", cleanup: true },
       model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", max_input_chars_per_word: 100, vocab },

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { after, before } from "node:test";
 import type { Application } from "../../src/app.js";
-import type { IndexingStatusChange } from "../../src/webhooks/outbox.js";
+import type { IndexingStatusChange } from "../../src/features/webhooks/outbox.js";
 import { eventually, type TestApp } from "./harness.js";
 import { createTestDb, type TestDb } from "./test-db.js";
 import { startReceiver, type Receiver, type ReceiverOptions } from "./webhook-receiver.js";

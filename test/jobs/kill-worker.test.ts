@@ -15,7 +15,12 @@ test("a worker SIGKILLed while holding a lease: the job completes exactly once a
   const created = await api.request("POST", "/databases", { body: { database: "victim" } });
   assert.equal(created.status, 202);
 
-  const child = spawnTsx(t, "test/fixtures/claim-and-hold.ts", { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LEASE_MS: "1500" }, "pipe");
+  const child = spawnTsx(
+    t,
+    "test/fixtures/claim-and-hold.ts",
+    { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LEASE_MS: "1500" },
+    "pipe",
+  );
   let out = "";
   child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   await eventually(async () => out.includes("claimed"), 20_000);

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { JOB_KINDS } from "../../src/jobs/catalog.js";
-import { JobQueue } from "../../src/jobs/queue.js";
-import { JobWorker, type JobHandlers } from "../../src/jobs/worker.js";
-import { openStore, type Store } from "../../src/store/db.js";
-import { migrate } from "../../src/store/migrate.js";
+import { JOB_KINDS } from "../../src/platform/jobs/catalog.js";
+import { JobQueue } from "../../src/platform/jobs/queue.js";
+import { JobWorker, type JobHandlers } from "../../src/platform/jobs/worker.js";
+import { openStore, type Store } from "../../src/platform/store/db.js";
+import { migrate } from "../../src/platform/store/migrate.js";
 import { eventually } from "../helpers/harness.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
 
@@ -82,7 +82,10 @@ describe("durable job queue (contract, runs on each backend)", () => {
     await queue.enqueue("database.provision", { databaseId: "dup" }, { dedupeKey: "k1" });
     await queue.enqueue("database.provision", { databaseId: "dup" }, { dedupeKey: "k1" });
     const claimed = await queue.claim("w", 10, 1_000);
-    assert.deepEqual(claimed.map((j) => j.payload), [{ databaseId: "dup" }]);
+    assert.deepEqual(
+      claimed.map((j) => j.payload),
+      [{ databaseId: "dup" }],
+    );
     for (const j of claimed) await queue.complete(j);
     clock += 60_000;
     const [later] = await queue.claim("w", 10, 1_000);
@@ -108,9 +111,7 @@ describe("durable job queue (contract, runs on each backend)", () => {
     const other = openStore({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
     const otherQueue = new JobQueue(other, now);
     try {
-      const rounds = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? queue : otherQueue).claim(`w${i}`, 7, 10_000)),
-      );
+      const rounds = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? queue : otherQueue).claim(`w${i}`, 7, 10_000)));
       const claimed = rounds.flat().map((j) => j.id);
       assert.equal(new Set(claimed).size, claimed.length, "no job claimed twice");
       for (const id of claimed) assert.ok(ids.has(id));
@@ -130,9 +131,9 @@ describe("durable job queue (contract, runs on each backend)", () => {
     const blocked = new Promise<void>((resolve) => (unblock = resolve));
     const noop = async (): Promise<void> => undefined;
     const provision: JobHandlers["database.provision"] = async ({ databaseId }) => {
-        seen.push(databaseId);
-        if (databaseId === "flaky" && failuresLeft-- > 0) throw new Error("transient");
-        if (databaseId === "slow") await blocked;
+      seen.push(databaseId);
+      if (databaseId === "flaky" && failuresLeft-- > 0) throw new Error("transient");
+      if (databaseId === "slow") await blocked;
     };
     const handlers = { ...Object.fromEntries(JOB_KINDS.map((k) => [k, noop])), "database.provision": provision } as unknown as JobHandlers;
     const worker = new JobWorker(liveQueue, handlers, { workerId: "test", concurrency: 2, leaseMs: 5_000, pollMs: 10, logger: silent });

@@ -31,7 +31,10 @@ test("context-store CLI: organizations and keys that the service accepts, revoca
   assert.match(key, /^csk_/);
 
   const listed = JSON.parse(cli("key", "list", "--org", orgId, "--json").out) as Array<{ id: string; state: string; prefix: string }>;
-  assert.deepEqual(listed.map((k) => [k.id, k.state]), [[id, "active"]]);
+  assert.deepEqual(
+    listed.map((k) => [k.id, k.state]),
+    [[id, "active"]],
+  );
   assert.ok(!key.startsWith(listed[0]!.prefix) || listed[0]!.prefix.length < key.length);
 
   let t: TestApp = await startTestApp({}, db);

@@ -4,9 +4,9 @@ import { test } from "node:test";
 import { eventually } from "../helpers/harness.js";
 import { startServerProcess } from "../helpers/server-process.js";
 import { createTestDb } from "../helpers/test-db.js";
-import { OrgService } from "../../src/orgs/service.js";
-import { openStore } from "../../src/store/db.js";
-import { migrate } from "../../src/store/migrate.js";
+import { OrgService } from "../../src/features/organizations/service.js";
+import { openStore } from "../../src/platform/store/db.js";
+import { migrate } from "../../src/platform/store/migrate.js";
 
 const KEY_LINE = /export KEY=(csk_[A-Za-z0-9_-]+)/;
 
@@ -29,7 +29,10 @@ test("first run: one organization and key for concurrent starts on one store; no
   assert.equal(first.org.name, "default");
   assert.match(first.key, /^csk_/);
   const orgs = await services[0]!.listOrganizations();
-  assert.deepEqual(orgs.map((o) => o.id), [first.org.id]);
+  assert.deepEqual(
+    orgs.map((o) => o.id),
+    [first.org.id],
+  );
   assert.deepEqual(await services[1]!.authenticate(first.key), { orgId: first.org.id, keyId: first.row.id });
   assert.equal(await services[2]!.createFirstOrganization(), null, "a restart creates nothing");
   assert.equal((await services[0]!.listKeys(null)).length, 1);
@@ -44,7 +47,10 @@ test("first run: a store that already has an organization (CLI, bootstrap) gets 
   const orgs = new OrgService(store);
   await orgs.bootstrap(["a-bootstrap-key-long-enough-0123456789"]);
   assert.equal(await orgs.createFirstOrganization(), null);
-  assert.deepEqual((await orgs.listOrganizations()).map((o) => o.name), ["bootstrap"]);
+  assert.deepEqual(
+    (await orgs.listOrganizations()).map((o) => o.name),
+    ["bootstrap"],
+  );
 });
 
 test("npm start's entry point prints the key once with a curl to paste; the 401 says how to get one", async (t) => {

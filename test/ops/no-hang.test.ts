@@ -14,11 +14,16 @@ const alive = (pid: number): boolean => {
 };
 
 test("a test that times out takes the process it spawned along: the child is killed and the file exits", { timeout: 60_000 }, async (t) => {
-  const run = spawnOwned(t, process.execPath, ["--import", "tsx", "--test", "--test-force-exit", "--test-reporter=tap", "test/fixtures/hanging-child.fixture.ts"], {
-    // A runner of its own, not a subtest of this one.
-    env: { ...process.env, NODE_TEST_CONTEXT: undefined },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const run = spawnOwned(
+    t,
+    process.execPath,
+    ["--import", "tsx", "--test", "--test-force-exit", "--test-reporter=tap", "test/fixtures/hanging-child.fixture.ts"],
+    {
+      // A runner of its own, not a subtest of this one.
+      env: { ...process.env, NODE_TEST_CONTEXT: undefined },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let out = "";
   run.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   const [code] = (await once(run, "exit")) as [number | null];

@@ -21,7 +21,9 @@ function quickstartCommands(): string[] {
     .filter((l) => l.length > 0 && !l.startsWith("#"));
 }
 
-type Json = Record<string, unknown> & { data?: Record<string, unknown> & { results?: Array<Record<string, unknown>>; chunks?: Array<{ chunk_content: string }> } };
+type Json = Record<string, unknown> & {
+  data?: Record<string, unknown> & { results?: Array<Record<string, unknown>>; chunks?: Array<{ chunk_content: string }> };
+};
 
 // What each step of the quickstart must answer, found by what the command does. Every check must be used.
 const CHECKS: Array<{ step: RegExp; check: (out: string) => void }> = [
@@ -33,10 +35,20 @@ const CHECKS: Array<{ step: RegExp; check: (out: string) => void }> = [
     step: /-F files=@handbook\.md/,
     check: (out) => assert.deepEqual((JSON.parse(out) as Json).data?.results, [{ id: "handbook", status: "queued", file_name: "handbook.md" }]),
   },
-  { step: /"type": "memory", "database": "quickstart", "memories"/, check: (out) => assert.deepEqual((JSON.parse(out) as Json).data?.results, [{ id: "tea", status: "queued", infer: false }]) },
+  {
+    step: /"type": "memory", "database": "quickstart", "memories"/,
+    check: (out) => assert.deepEqual((JSON.parse(out) as Json).data?.results, [{ id: "tea", status: "queued", infer: false }]),
+  },
   { step: /^until .*indexing_status/, check: (out) => assert.equal(out, "") },
   { step: /When does the office open/, check: (out) => assert.match((JSON.parse(out) as Json).data?.chunks?.[0]?.chunk_content ?? "", /opens at 8 am/) },
-  { step: /What does Alice drink/, check: (out) => assert.ok((JSON.parse(out) as Json).data?.chunks?.some((c) => c.chunk_content.includes("green tea")), out) },
+  {
+    step: /What does Alice drink/,
+    check: (out) =>
+      assert.ok(
+        (JSON.parse(out) as Json).data?.chunks?.some((c) => c.chunk_content.includes("green tea")),
+        out,
+      ),
+  },
   {
     step: /\/context\/inspect\?/,
     check: (out) => {

@@ -34,13 +34,20 @@ async function setWritable(t: TestApp, writable: boolean): Promise<void> {
 }
 
 const items = (prefix: string, n: number) =>
-  Array.from({ length: n }, (_, i) => ({ id: `${prefix}-${i}`, type: "note", content: { text: `${prefix} note ${i}: ${"a store that cannot be written. ".repeat(60)}` } }));
+  Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    type: "note",
+    content: { text: `${prefix} note ${i}: ${"a store that cannot be written. ".repeat(60)}` },
+  }));
 
 test("a store that cannot be written: ingest is 503, /readyz not ready with the reason, queries still 200, all recovers", { timeout: 120_000 }, async () => {
   const t = await startTestApp();
   try {
     await createReadyDatabase(t, "full");
-    assert.equal((await t.request("POST", "/context/ingest", { body: { type: "knowledge", database: "full", app_knowledge: items("before", 3) } })).status, 202);
+    assert.equal(
+      (await t.request("POST", "/context/ingest", { body: { type: "knowledge", database: "full", app_knowledge: items("before", 3) } })).status,
+      202,
+    );
     await waitTerminal(t, "full", ["before-0", "before-1", "before-2"]);
     assert.equal((await t.request("GET", "/readyz", { key: null })).status, 200);
 
@@ -61,7 +68,10 @@ test("a store that cannot be written: ingest is 503, /readyz not ready with the 
     for (let attempt = 0; attempt < 5 && code === undefined; attempt++) {
       await t.app.store
         .transaction(async (tx) => {
-          await tx.insertInto("settings").values({ name: "big", value: "x".repeat(200_000), created_at: Date.now() }).execute();
+          await tx
+            .insertInto("settings")
+            .values({ name: "big", value: "x".repeat(200_000), created_at: Date.now() })
+            .execute();
         })
         .then(
           () => assert.fail("the write went through"),

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { renderAppItem, validateAppItem, validateAppItems } from "../../src/ingest/app-items/index.js";
-import type { NormalizedAppItem } from "../../src/ingest/app-items/index.js";
-import { chunkDocument } from "../../src/ingest/chunk/index.js";
+import { renderAppItem, validateAppItem, validateAppItems } from "../../src/engines/documents/app-items/index.js";
+import type { NormalizedAppItem } from "../../src/engines/documents/app-items/index.js";
+import { chunkDocument } from "../../src/engines/documents/chunk/index.js";
 
 function valid(value: unknown): NormalizedAppItem {
   const result = validateAppItem(value);
@@ -16,7 +16,7 @@ const email = {
   external_id: "msg-17",
   fields: {
     from: "Ada Lovelace <Ada@Example.com>",
-    to: "bob@example.com, \"Carol, C.\" <carol@example.com>",
+    to: 'bob@example.com, "Carol, C." <carol@example.com>',
     cc: ["dan@example.com"],
     subject: "Engine design review",
     body: "Hi Bob,\n\nPlease review the engine notes before Friday. cc @eve",
@@ -59,17 +59,42 @@ describe("validateAppItem: rich shape", () => {
   });
 
   it("reads Slack messages, tickets and knowledge-base parents", () => {
-    const message = valid({ kind: "message", provider: "slack", external_id: "C1-1700000001.000200", fields: { channel: "eng", user: "U0123ABCD", text: "Deploy done <@U999XYZ12|bob>", thread_ts: "1700000000.000100", ts: "1700000001.000200" } });
+    const message = valid({
+      kind: "message",
+      provider: "slack",
+      external_id: "C1-1700000001.000200",
+      fields: { channel: "eng", user: "U0123ABCD", text: "Deploy done <@U999XYZ12|bob>", thread_ts: "1700000000.000100", ts: "1700000001.000200" },
+    });
     assert.equal(message.threadId, "1700000000.000100");
-    assert.deepEqual(message.participants.map((p) => [p.role, p.id]), [["sender", "U0123ABCD"], ["mention", "U999XYZ12"]]);
+    assert.deepEqual(
+      message.participants.map((p) => [p.role, p.id]),
+      [
+        ["sender", "U0123ABCD"],
+        ["mention", "U999XYZ12"],
+      ],
+    );
     assert.equal(message.createdAt, "2023-11-14T22:13:21.000Z");
     assert.equal(message.title, "Deploy done <@U999XYZ12|bob>");
 
-    const ticket = valid({ kind: "ticket", provider: "linear", external_id: "ENG-42", title: "Fix login", fields: { status: "In Progress", assignee: { name: "Eve", email: "eve@example.com" }, labels: ["bug", "auth"], project: "Web" } });
+    const ticket = valid({
+      kind: "ticket",
+      provider: "linear",
+      external_id: "ENG-42",
+      title: "Fix login",
+      fields: { status: "In Progress", assignee: { name: "Eve", email: "eve@example.com" }, labels: ["bug", "auth"], project: "Web" },
+    });
     assert.equal(ticket.title, "Fix login");
-    assert.deepEqual(ticket.participants.map((p) => [p.role, p.email]), [["assignee", "eve@example.com"]]);
+    assert.deepEqual(
+      ticket.participants.map((p) => [p.role, p.email]),
+      [["assignee", "eve@example.com"]],
+    );
 
-    const page = valid({ kind: "knowledge_base", provider: "notion", external_id: "p2", fields: { body: "# Setup\nSteps", parent: { external_id: "p1", kind: "knowledge_base" } } });
+    const page = valid({
+      kind: "knowledge_base",
+      provider: "notion",
+      external_id: "p2",
+      fields: { body: "# Setup\nSteps", parent: { external_id: "p1", kind: "knowledge_base" } },
+    });
     assert.equal(page.parentId, "notion:knowledge_base:p1");
   });
 
@@ -117,10 +142,18 @@ describe("validateAppItem: simple shape", () => {
     assert.deepEqual(item.relations, [{ predicate: "related_to", target: { type: "id", id: "acme/repo/LICENSE" } }]);
     assert.deepEqual(item.acl, ["group:eng"]);
 
-    const missing = validateAppItems([{ id: "a", type: "t" }, { id: "b", content: { text: "x" } }, { id: "c", type: "t", content: { text: "x" }, metadata: [1] }]);
+    const missing = validateAppItems([
+      { id: "a", type: "t" },
+      { id: "b", content: { text: "x" } },
+      { id: "c", type: "t", content: { text: "x" }, metadata: [1] },
+    ]);
     assert.deepEqual(
       missing.map((r) => (r.ok ? "ok" : r.message)),
-      ["app_knowledge[0].content is required and must be an object with text", "app_knowledge[1].type is required and must be a non-empty string", "app_knowledge[2].metadata must be an object"],
+      [
+        "app_knowledge[0].content is required and must be an object with text",
+        "app_knowledge[1].type is required and must be a non-empty string",
+        "app_knowledge[2].metadata must be an object",
+      ],
     );
   });
 });
@@ -130,9 +163,15 @@ describe("renderAppItem", () => {
     const doc = renderAppItem(valid(email));
     assert.equal(doc.title, "Engine design review");
     const chunks = chunkDocument(doc);
-    assert.deepEqual(chunks.map((c) => c.unit), ["item", "comment:c1", "attachment:0"]);
+    assert.deepEqual(
+      chunks.map((c) => c.unit),
+      ["item", "comment:c1", "attachment:0"],
+    );
     const main = chunks[0]?.text ?? "";
-    assert.match(main, /^From: Ada Lovelace <Ada@Example.com>\n\nTo: bob@example.com, "Carol, C." <carol@example.com>\n\nCc: dan@example.com\n\nSubject: Engine design review/);
+    assert.match(
+      main,
+      /^From: Ada Lovelace <Ada@Example.com>\n\nTo: bob@example.com, "Carol, C." <carol@example.com>\n\nCc: dan@example.com\n\nSubject: Engine design review/,
+    );
     assert.match(main, /Please review the engine notes before Friday/);
     assert.doesNotMatch(main, /thr-9/);
     assert.equal(chunks[1]?.text, "Comment 1 by Bob <bob@example.com> (2023-11-14T22:13:20.000Z):\nLooks good to me.");
@@ -143,10 +182,32 @@ describe("renderAppItem", () => {
   });
 
   it("renders ticket fields and Markdown sections of knowledge-base pages", () => {
-    const ticket = renderAppItem(valid({ kind: "ticket", provider: "github", external_id: "7", title: "Crash on save", fields: { status: "open", labels: ["bug", "p1"], body: "Steps to reproduce", milestone: "v2" } }));
-    assert.deepEqual(ticket.blocks.map((b) => b.text), ["Title: Crash on save", "Status: open", "Labels: bug, p1", "Milestone: v2", "Steps to reproduce"]);
-    const page = renderAppItem(valid({ kind: "knowledge_base", provider: "notion", external_id: "p", title: "Handbook", fields: { body: "# Onboarding\nWelcome aboard.\n\n# Benefits\nHealth plan." } }));
+    const ticket = renderAppItem(
+      valid({
+        kind: "ticket",
+        provider: "github",
+        external_id: "7",
+        title: "Crash on save",
+        fields: { status: "open", labels: ["bug", "p1"], body: "Steps to reproduce", milestone: "v2" },
+      }),
+    );
+    assert.deepEqual(
+      ticket.blocks.map((b) => b.text),
+      ["Title: Crash on save", "Status: open", "Labels: bug, p1", "Milestone: v2", "Steps to reproduce"],
+    );
+    const page = renderAppItem(
+      valid({
+        kind: "knowledge_base",
+        provider: "notion",
+        external_id: "p",
+        title: "Handbook",
+        fields: { body: "# Onboarding\nWelcome aboard.\n\n# Benefits\nHealth plan." },
+      }),
+    );
     const chunks = chunkDocument(page);
-    assert.deepEqual(chunks.map((c) => c.sectionPath), [[], ["Onboarding"], ["Benefits"]]);
+    assert.deepEqual(
+      chunks.map((c) => c.sectionPath),
+      [[], ["Onboarding"], ["Benefits"]],
+    );
   });
 });

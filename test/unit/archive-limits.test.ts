@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { checkArchive, checkArchiveDirectory, parseFile } from "../../src/ingest/parse/index.js";
+import { checkArchive, checkArchiveDirectory, parseFile } from "../../src/engines/documents/parse/index.js";
 import { makeDocx, randomBytes } from "../helpers/make-files.js";
 import { makeDocxBomb } from "../helpers/make-zip.js";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { chunkDocument, chunkMemory, wordPieceEstimate } from "../../src/ingest/chunk/index.js";
-import type { Chunk } from "../../src/ingest/chunk/index.js";
-import { parseFile } from "../../src/ingest/parse/index.js";
-import type { ParsedDocument } from "../../src/ingest/parse/index.js";
+import { chunkDocument, chunkMemory, wordPieceEstimate } from "../../src/engines/documents/chunk/index.js";
+import type { Chunk } from "../../src/engines/documents/chunk/index.js";
+import { parseFile } from "../../src/engines/documents/parse/index.js";
+import type { ParsedDocument } from "../../src/engines/documents/parse/index.js";
 import { makeDocx, makePdf, utf8 } from "../helpers/make-files.js";
 
 async function parsed(bytes: Uint8Array, name: string): Promise<ParsedDocument> {
@@ -42,7 +42,13 @@ describe("chunkDocument", () => {
     const doc = await parsed(await makePdf([["Alpha page text"], ["Beta page text"]]), "p.pdf");
     const chunks = chunkDocument(doc);
     assertOffsets(doc, chunks);
-    assert.deepEqual(chunks.map((c) => [c.page, c.text]), [[1, "Alpha page text"], [2, "Beta page text"]]);
+    assert.deepEqual(
+      chunks.map((c) => [c.page, c.text]),
+      [
+        [1, "Alpha page text"],
+        [2, "Beta page text"],
+      ],
+    );
   });
 
   it("packs CSV rows into groups within the token budget, each row carrying its header", async () => {
@@ -81,7 +87,10 @@ describe("chunkDocument", () => {
     const doc = await parsed(await makeDocx(), "r.docx");
     const chunks = chunkDocument(doc);
     assertOffsets(doc, chunks);
-    assert.deepEqual(chunks.map((c) => c.sectionPath), [["Quarterly Report"], ["Quarterly Report", "Regional Results"], ["Outlook"]]);
+    assert.deepEqual(
+      chunks.map((c) => c.sectionPath),
+      [["Quarterly Report"], ["Quarterly Report", "Regional Results"], ["Outlook"]],
+    );
     assert.match(chunks[1]?.text ?? "", /Region: Asia; Revenue: 80/);
   });
 
@@ -101,23 +110,40 @@ describe("chunkMemory", () => {
       ],
     });
     assertOffsets(document, chunks);
-    assert.deepEqual(chunks.map((c) => c.text), ["User: I prefer tea.\nAssistant: Noted, tea it is.", "User: My dog is Rex.\nAssistant: Rex is a great name."]);
-    assert.deepEqual(chunks.map((c) => c.unit), ["turn:0", "turn:1"]);
+    assert.deepEqual(
+      chunks.map((c) => c.text),
+      ["User: I prefer tea.\nAssistant: Noted, tea it is.", "User: My dog is Rex.\nAssistant: Rex is a great name."],
+    );
+    assert.deepEqual(
+      chunks.map((c) => c.unit),
+      ["turn:0", "turn:1"],
+    );
   });
 
   it("uses Markdown structure only when is_markdown is set", () => {
     const text = "# Preferences\n- likes jazz\n\n# Work\nWorks at Acme.";
     const md = chunkMemory({ text, isMarkdown: true });
-    assert.deepEqual(md.chunks.map((c) => c.sectionPath), [["Preferences"], ["Work"]]);
+    assert.deepEqual(
+      md.chunks.map((c) => c.sectionPath),
+      [["Preferences"], ["Work"]],
+    );
     assert.equal(md.document.title, "Preferences");
     const plain = chunkMemory({ text });
-    assert.deepEqual(plain.chunks.map((c) => c.sectionPath), [[]]);
+    assert.deepEqual(
+      plain.chunks.map((c) => c.sectionPath),
+      [[]],
+    );
     assert.match(plain.chunks[0]?.text ?? "", /^# Preferences/);
   });
 
   it("splits one very long pair with overlap but never merges pairs", () => {
     const { chunks } = chunkMemory(
-      { userAssistantPairs: [{ user: "Tell me a story.", assistant: sentences(40, "Story") }, { user: "Thanks", assistant: "Welcome" }] },
+      {
+        userAssistantPairs: [
+          { user: "Tell me a story.", assistant: sentences(40, "Story") },
+          { user: "Thanks", assistant: "Welcome" },
+        ],
+      },
       { maxTokens: 60, overlapTokens: 10 },
     );
     assert.ok(chunks.length >= 4);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Coalescer } from "../../src/util/coalescer.js";
+import { Coalescer } from "../../src/platform/util/coalescer.js";
 
 test("calls made together are flushed as one batch, each caller gets its own output", async () => {
   const batches: number[][] = [];
@@ -49,6 +49,9 @@ test("a failing batch is retried input by input, so only the bad input's caller 
 test("a flush that returns the wrong number of outputs fails its callers instead of mismatching them", async () => {
   const broken = new Coalescer<number, number>(async () => []);
   const results = await Promise.allSettled([broken.submit(1), broken.submit(2)]);
-  assert.deepEqual(results.map((r) => r.status), ["rejected", "rejected"]);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ["rejected", "rejected"],
+  );
   assert.throws(() => new Coalescer<number, number>(async (x) => x, 0), RangeError);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ConfigError, loadConfig } from "../../src/config.js";
+import { ConfigError, loadConfig } from "../../src/platform/config.js";
 
 const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: "/tmp/cs-config-test", ...env });
 
@@ -8,11 +8,14 @@ describe("configuration: input and resource limits", () => {
   test("BOOTSTRAP_API_KEY: every key needs 32 characters, and the message says which one", () => {
     const long = "k".repeat(32);
     assert.deepEqual(load({ BOOTSTRAP_API_KEY: `${long}, ${long}x` }).bootstrapApiKeys, [long, `${long}x`]);
-    assert.throws(() => load({ BOOTSTRAP_API_KEY: `${long},short-key` }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.match(err.message, /key 2 of 2 has 9 characters; each key needs at least 32/);
-      return true;
-    });
+    assert.throws(
+      () => load({ BOOTSTRAP_API_KEY: `${long},short-key` }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /key 2 of 2 has 9 characters; each key needs at least 32/);
+        return true;
+      },
+    );
     assert.deepEqual(load({}).bootstrapApiKeys, []);
   });
 

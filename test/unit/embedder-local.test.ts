@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { cosineSimilarity, createEmbedder } from "../../src/embeddings/index.js";
-import type { Embedder } from "../../src/embeddings/index.js";
+import { cosineSimilarity, createEmbedder } from "../../src/engines/embeddings/index.js";
+import type { Embedder } from "../../src/engines/embeddings/index.js";
 
 describe("local embedder (USE lite, worker pool)", () => {
   let embedder: Embedder;
@@ -16,7 +16,13 @@ describe("local embedder (USE lite, worker pool)", () => {
   it("loads offline and returns unit-length 512-d vectors in input order", async () => {
     assert.equal(embedder.dimensions, 512);
     assert.equal(embedder.id, "local:use-lite:512");
-    const texts = ["The cat sleeps on the sofa.", "Stock markets fell sharply today.", "A kitten is napping on the couch.", "How do I reset my password?", "The cat sleeps on the sofa."];
+    const texts = [
+      "The cat sleeps on the sofa.",
+      "Stock markets fell sharply today.",
+      "A kitten is napping on the couch.",
+      "How do I reset my password?",
+      "The cat sleeps on the sofa.",
+    ];
     const vectors = await embedder.embed(texts);
     assert.equal(vectors.length, texts.length);
     for (const v of vectors) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { cosineSimilarity, createEmbedder, EmbedderError } from "../../src/embeddings/index.js";
-import type { EmbedderConfig } from "../../src/embeddings/index.js";
+import { cosineSimilarity, createEmbedder, EmbedderError } from "../../src/engines/embeddings/index.js";
+import type { EmbedderConfig } from "../../src/engines/embeddings/index.js";
 import { startFakeEmbeddingsServer } from "../helpers/fake-embeddings-server.js";
 import type { FakeEmbeddingsServer } from "../helpers/fake-embeddings-server.js";
 
@@ -39,7 +39,13 @@ describe("openai-compatible embedder", () => {
     const texts = ["alpha", "beta", "gamma", "delta", "alphas"];
     const vectors = await embedder.embed(texts);
     assert.equal(embedder.id, "openai:text-embedding-fake:8");
-    assert.deepEqual(server.requests.map((r) => r.body.input), [["alpha", "beta", "gamma"], ["delta", "alphas"]]);
+    assert.deepEqual(
+      server.requests.map((r) => r.body.input),
+      [
+        ["alpha", "beta", "gamma"],
+        ["delta", "alphas"],
+      ],
+    );
     assert.equal(server.requests[0]?.authorization, "Bearer sk-test");
     assert.equal(server.requests[0]?.body.model, "text-embedding-fake");
     assert.equal(server.requests[0]?.body.dimensions, undefined);

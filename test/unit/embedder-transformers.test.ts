@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { cosineSimilarity, createEmbedder, EmbedderError } from "../../src/embeddings/index.js";
+import { cosineSimilarity, createEmbedder, EmbedderError } from "../../src/engines/embeddings/index.js";
 import { TINY_MODEL_DIMENSIONS, writeTinyBertModel } from "../helpers/tiny-bert-model.js";
 
 describe("transformers embedder", () => {

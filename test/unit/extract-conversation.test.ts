@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createEntityResolver, extractEntities, extractRelations, inferMemory } from "../../src/extract/index.js";
+import { createEntityResolver, extractEntities, extractRelations, inferMemory } from "../../src/engines/extraction/index.js";
 
 // Turns from LoCoMo (conversation 1, speakers Caroline and Melanie), with their session dates.
 
@@ -8,8 +8,7 @@ void describe("LoCoMo-style conversation turns", () => {
   const speakers = ["Caroline", "Melanie", "Mel"];
 
   void it("resolves 'Last Friday' and 'two days ago' against the session date", () => {
-    const turn =
-      "Last Friday, I went to an LGBTQ+ counseling workshop and it was really enlightening. I went to an LGBTQ conference two days ago.";
+    const turn = "Last Friday, I went to an LGBTQ+ counseling workshop and it was really enlightening. I went to an LGBTQ conference two days ago.";
     const { mentions } = extractEntities(turn, { reference: "10:37 am on 27 June, 2023", knownPeople: speakers });
     assert.deepEqual(
       mentions.filter((m) => m.kind === "date").map((m) => m.resolved),

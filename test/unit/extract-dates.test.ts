@@ -1,6 +1,13 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { normalizeClockTime, normalizeHandle, normalizeName, normalizeUrl, parseReferenceTime, resolveDateExpression } from "../../src/extract/index.js";
+import {
+  normalizeClockTime,
+  normalizeHandle,
+  normalizeName,
+  normalizeUrl,
+  parseReferenceTime,
+  resolveDateExpression,
+} from "../../src/engines/extraction/index.js";
 
 void describe("date resolution and normalisation", () => {
   const reference = new Date("2023-05-08T13:56:00Z"); // a Monday

@@ -1,6 +1,12 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createEntityResolver, createLlmMemoryInferrer, createLlmRelationExtractor, extractEntities, type RelationOptions } from "../../src/extract/index.js";
+import {
+  createEntityResolver,
+  createLlmMemoryInferrer,
+  createLlmRelationExtractor,
+  extractEntities,
+  type RelationOptions,
+} from "../../src/engines/extraction/index.js";
 import { startFakeChatServer, type FakeChatServer } from "../helpers/fake-chat-server.js";
 
 const text = "Alice Walker met with Bob Jones in Lisbon yesterday.";

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { inferMemory } from "../../src/extract/index.js";
+import { inferMemory } from "../../src/engines/extraction/index.js";
 
 void describe("inferMemory", () => {
   const cases: readonly [string, string, string][] = [
@@ -31,7 +31,10 @@ void describe("inferMemory", () => {
 
   void it("splits two first-person clauses into two memories", () => {
     const memory = inferMemory("I'm a software engineer at Google and I live in Zürich.", { userName: "Sam" });
-    assert.deepEqual(memory?.statements.map((s) => s.statement), ["Sam is a software engineer at Google", "Sam lives in Zürich"]);
+    assert.deepEqual(
+      memory?.statements.map((s) => s.statement),
+      ["Sam is a software engineer at Google", "Sam lives in Zürich"],
+    );
     assert.equal(memory?.statement, "Sam is a software engineer at Google. Sam lives in Zürich");
   });
 

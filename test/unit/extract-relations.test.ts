@@ -7,7 +7,7 @@ import {
   extractRelations,
   type PersonIdentity,
   type RelationTriplet,
-} from "../../src/extract/index.js";
+} from "../../src/engines/extraction/index.js";
 
 interface Flat {
   readonly from: string;

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { InMemoryAliasTable, createEntityResolver, entityIdFor, extractEntities, type GraphEntity } from "../../src/extract/index.js";
+import { InMemoryAliasTable, createEntityResolver, entityIdFor, extractEntities, type GraphEntity } from "../../src/engines/extraction/index.js";
 
 const scope = { database: "acme", collection: "support" };
 

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createEntityResolver, extractStructuralRelations, type AppItem, type RelationTriplet } from "../../src/extract/index.js";
+import { createEntityResolver, extractStructuralRelations, type AppItem, type RelationTriplet } from "../../src/engines/extraction/index.js";
 
 const scope = { database: "acme", collection: "apps" };
 
@@ -55,9 +55,7 @@ void describe("extractStructuralRelations", () => {
       author: "@octocat",
       assignee: { handle: "hubot", name: "Hu Bot" },
       mentions: ["@monalisa"],
-      comments: [
-        { id: "acme/api#42/c1", author: "@hubot", body: "Repro'd. @octocat can you share logs? cc @monalisa", timestamp: "2024-03-02T10:00:00.000Z" },
-      ],
+      comments: [{ id: "acme/api#42/c1", author: "@hubot", body: "Repro'd. @octocat can you share logs? cc @monalisa", timestamp: "2024-03-02T10:00:00.000Z" }],
     };
     const triplets = extractStructuralRelations(issue, { resolver: createEntityResolver(scope), timestamp: "2024-03-01T00:00:00.000Z" });
     assert.deepEqual(edges(triplets), [
@@ -93,13 +91,22 @@ void describe("extractStructuralRelations", () => {
       "slack:C01/1700000000.000100 -parent_of-> Re: deploy",
     ]);
     // The sender's handle and the participant "@ada" are one person, so both edges share a triplet.
-    assert.deepEqual(triplets[0]?.relations.map((r) => r.canonical_predicate), ["sent", "participated_in"]);
+    assert.deepEqual(
+      triplets[0]?.relations.map((r) => r.canonical_predicate),
+      ["sent", "participated_in"],
+    );
     assert.equal(triplets[0]?.source.identifier, "@ada");
   });
 
   void it("links the author of a Notion page and assignee of a Linear ticket by name and email", () => {
     const resolver = createEntityResolver(scope);
-    const page: AppItem = { id: "notion:abc", kind: "knowledge_base", provider: "notion", title: "Onboarding", author: { name: "Grace Hopper", email: "grace@acme.io" } };
+    const page: AppItem = {
+      id: "notion:abc",
+      kind: "knowledge_base",
+      provider: "notion",
+      title: "Onboarding",
+      author: { name: "Grace Hopper", email: "grace@acme.io" },
+    };
     const ticket: AppItem = { id: "linear:ENG-7", kind: "ticket", provider: "linear", title: "Fix SSO", external_id: "ENG-7", assignee: "grace@acme.io" };
     const authored = extractStructuralRelations(page, { resolver, timestamp: "2024-03-01T00:00:00.000Z" });
     const assigned = extractStructuralRelations(ticket, { resolver, timestamp: "2024-03-01T00:00:00.000Z" });

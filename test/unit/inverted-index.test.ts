@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { bm25Score, termFrequencies, tokenize } from "../../src/text/index.js";
-import { InvertedIndex, searchBm25 } from "../../src/text/inverted-index.js";
+import { bm25Score, termFrequencies, tokenize } from "../../src/engines/bm25/index.js";
+import { InvertedIndex, searchBm25 } from "../../src/engines/bm25/inverted-index.js";
 
 const texts = [
   "the cat sat on the mat",
@@ -16,7 +16,11 @@ function indexOf(docs: ReadonlyArray<readonly [number, string]>): InvertedIndex 
   const index = new InvertedIndex();
   for (const [key, text] of docs) {
     const tf = termFrequencies(text);
-    index.add(key, [...tf.values()].reduce((a, b) => a + b, 0), [...tf]);
+    index.add(
+      key,
+      [...tf.values()].reduce((a, b) => a + b, 0),
+      [...tf],
+    );
   }
   return index;
 }
@@ -37,7 +41,10 @@ function reference(docs: ReadonlyArray<readonly [number, string]>, query: string
 }
 
 const close = (actual: ReadonlyArray<{ chunkKey: number; score: number }>, expected: ReadonlyArray<{ chunkKey: number; score: number }>): void => {
-  assert.deepEqual(actual.map((r) => r.chunkKey), expected.map((r) => r.chunkKey));
+  assert.deepEqual(
+    actual.map((r) => r.chunkKey),
+    expected.map((r) => r.chunkKey),
+  );
   actual.forEach((r, i) => assert.ok(Math.abs(r.score - expected[i]!.score) < 1e-9, `${r.score} vs ${expected[i]!.score}`));
 };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseFile } from "../../src/ingest/parse/index.js";
-import type { ParsedDocument, ParseResult } from "../../src/ingest/parse/index.js";
+import { parseFile } from "../../src/engines/documents/parse/index.js";
+import type { ParsedDocument, ParseResult } from "../../src/engines/documents/parse/index.js";
 import { makeDocx, makePdf, randomBytes, utf8 } from "../helpers/make-files.js";
 
 function expectDocument(result: ParseResult): ParsedDocument {
@@ -159,7 +159,10 @@ describe("parseFile: CSV and TXT", () => {
   it("splits TXT into paragraphs and accepts latin-1", async () => {
     const latin1 = new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x0a, 0x0a, 0x4e, 0x65, 0x78, 0x74]);
     const doc = expectDocument(await parseFile(latin1, "notes.txt", "text/plain"));
-    assert.deepEqual(doc.blocks.map((b) => b.text), ["Café", "Next"]);
+    assert.deepEqual(
+      doc.blocks.map((b) => b.text),
+      ["Café", "Next"],
+    );
     assert.equal(doc.title, "notes");
   });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { bm25Idf, bm25Score, termFrequencies, tokenize } from "../../src/text/index.js";
-import type { Bm25Stats } from "../../src/text/index.js";
+import { bm25Idf, bm25Score, termFrequencies, tokenize } from "../../src/engines/bm25/index.js";
+import type { Bm25Stats } from "../../src/engines/bm25/index.js";
 
 describe("tokenize", () => {
   it("lowercases, drops punctuation and stop words, and stems with porter2", () => {
@@ -22,12 +22,21 @@ describe("tokenize", () => {
   });
 
   it("counts term frequencies", () => {
-    assert.deepEqual([...termFrequencies("cats chase cats; a cat sleeps")], [["cat", 3], ["chase", 1], ["sleep", 1]]);
+    assert.deepEqual(
+      [...termFrequencies("cats chase cats; a cat sleeps")],
+      [
+        ["cat", 3],
+        ["chase", 1],
+        ["sleep", 1],
+      ],
+    );
   });
 });
 
 describe("bm25Score", () => {
-  const docs = ["the cat sat on the mat", "dogs chase cats in the park", "a treatise on quantum chromodynamics", "cat cat cat cat"].map((t) => termFrequencies(t));
+  const docs = ["the cat sat on the mat", "dogs chase cats in the park", "a treatise on quantum chromodynamics", "cat cat cat cat"].map((t) =>
+    termFrequencies(t),
+  );
   const lengths = docs.map((d) => [...d.values()].reduce((a, b) => a + b, 0));
   const stats: Bm25Stats = {
     docCount: docs.length,

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { createVectorIndex, VectorIndexError } from "../../src/vector-index/index.js";
-import type { VectorIndex, VectorIndexConfig } from "../../src/vector-index/index.js";
+import { createVectorIndex, VectorIndexError } from "../../src/engines/vector-index/index.js";
+import type { VectorIndex, VectorIndexConfig } from "../../src/engines/vector-index/index.js";
 
 const DIMS = 16;
 
@@ -20,7 +20,9 @@ function randomVectors(count: number, seed: number): Float32Array[] {
 
 function bruteForce(vectors: Float32Array[], query: Float32Array, k: number, keep: (i: number) => boolean = () => true): number[] {
   const cos = (a: Float32Array, b: Float32Array): number => {
-    let d = 0, na = 0, nb = 0;
+    let d = 0,
+      na = 0,
+      nb = 0;
     for (let i = 0; i < DIMS; i++) {
       d += (a[i] ?? 0) * (b[i] ?? 0);
       na += (a[i] ?? 0) ** 2;
@@ -39,7 +41,10 @@ function bruteForce(vectors: Float32Array[], query: Float32Array, k: number, kee
 const dir = mkdtempSync(join(tmpdir(), "vector-index-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-for (const config of [{ kind: "hnsw", dimensions: DIMS }, { kind: "exact", dimensions: DIMS }] satisfies VectorIndexConfig[]) {
+for (const config of [
+  { kind: "hnsw", dimensions: DIMS },
+  { kind: "exact", dimensions: DIMS },
+] satisfies VectorIndexConfig[]) {
   describe(`vector index: ${config.kind}`, () => {
     const vectors = randomVectors(2000, 11);
     const build = (): VectorIndex => {
@@ -78,7 +83,10 @@ for (const config of [{ kind: "hnsw", dimensions: DIMS }, { kind: "exact", dimen
       assert.equal(even.length, 5);
       assert.ok(even.every((m) => m.key % 2n === 0n));
       const rare = index.search(q, 5, (key) => key % 500n === 0n);
-      assert.deepEqual(rare.map((m) => Number(m.key)).sort((a, b) => a - b), [0, 500, 1000, 1500]);
+      assert.deepEqual(
+        rare.map((m) => Number(m.key)).sort((a, b) => a - b),
+        [0, 500, 1000, 1500],
+      );
 
       const top = index.search(q, 1)[0]?.key ?? -1n;
       assert.equal(index.remove(top), true);
@@ -98,7 +106,10 @@ for (const config of [{ kind: "hnsw", dimensions: DIMS }, { kind: "exact", dimen
       loaded.load(path);
       assert.equal(loaded.size(), 2000);
       const q = randomVectors(1, 77)[0] ?? new Float32Array(DIMS);
-      assert.deepEqual(loaded.search(q, 5).map((m) => m.key), index.search(q, 5).map((m) => m.key));
+      assert.deepEqual(
+        loaded.search(q, 5).map((m) => m.key),
+        index.search(q, 5).map((m) => m.key),
+      );
       loaded.add(5000, q);
       assert.equal(loaded.search(q, 1)[0]?.key, 5000n, "incremental adds continue after load");
     });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { classifyAddress } from "../../src/webhooks/address-class.js";
-import { TargetGuard, type Resolver } from "../../src/webhooks/target-guard.js";
+import { classifyAddress } from "../../src/features/webhooks/address-class.js";
+import { TargetGuard, type Resolver } from "../../src/features/webhooks/target-guard.js";
 
 test("IPv4 and IPv6 addresses are classified, including IPv4 embedded in IPv6", () => {
   const expected: Record<string, string> = {
@@ -52,19 +52,24 @@ test("IPv4 and IPv6 addresses are classified, including IPv4 embedded in IPv6", 
   for (const [address, cls] of Object.entries(expected)) assert.equal(classifyAddress(address), cls, address);
 });
 
-const fakeDns = (answers: Record<string, string[]>): Resolver => async (hostname) => {
-  const found = answers[hostname];
-  if (!found) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
-  return found.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-};
+const fakeDns =
+  (answers: Record<string, string[]>): Resolver =>
+  async (hostname) => {
+    const found = answers[hostname];
+    if (!found) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
+    return found.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+  };
 
 test("names are checked after resolution: every address must pass, and the checked address is the one to connect to", async () => {
-  const guard = new TargetGuard(false, fakeDns({
-    "hooks.example.com": ["93.184.216.34"],
-    "rebind.example.com": ["93.184.216.34", "127.0.0.1"],
-    "internal.example.com": ["10.0.0.7"],
-    "v6.example.com": ["::ffff:169.254.169.254"],
-  }));
+  const guard = new TargetGuard(
+    false,
+    fakeDns({
+      "hooks.example.com": ["93.184.216.34"],
+      "rebind.example.com": ["93.184.216.34", "127.0.0.1"],
+      "internal.example.com": ["10.0.0.7"],
+      "v6.example.com": ["::ffff:169.254.169.254"],
+    }),
+  );
   const ok = await guard.check("https://hooks.example.com/in");
   assert.ok(ok.ok && ok.target.address === "93.184.216.34" && ok.target.hostname === "hooks.example.com");
   for (const url of ["https://rebind.example.com/", "https://internal.example.com/", "https://v6.example.com/"]) {
@@ -85,7 +90,14 @@ test("the development flag allows loopback and private targets over http, never 
   for (const url of ["http://127.0.0.1:8080/", "http://localhost:3000/", "http://dev.internal/", "https://10.0.0.1/", "http://[::1]:9000/"]) {
     assert.equal((await guard.check(url)).ok, true, url);
   }
-  for (const url of ["http://169.254.169.254/latest/meta-data", "http://[fe80::1]/", "http://0.0.0.0/", "http://224.0.0.1/", "http://pub.example.com/", "http://metadata.google.internal/"]) {
+  for (const url of [
+    "http://169.254.169.254/latest/meta-data",
+    "http://[fe80::1]/",
+    "http://0.0.0.0/",
+    "http://224.0.0.1/",
+    "http://pub.example.com/",
+    "http://metadata.google.internal/",
+  ]) {
     assert.equal((await guard.check(url)).ok, false, url);
   }
 });

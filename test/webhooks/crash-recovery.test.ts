@@ -19,14 +19,18 @@ async function killAfter(child: ChildProcess, marker: RegExp): Promise<string> {
   return out;
 }
 
-
 test("SIGKILL between the committed status change and its delivery: delivered after restart", { timeout: 120_000 }, async (t) => {
   const { db, receiver } = shared;
   const api = await startTestApp({ WORKERS: "0", WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, db);
   const { key, orgId } = api;
   await api.request("POST", "/webhooks/indexing", { body: { url: receiver.url, signing_secret: "crash-recovery-secret" } });
 
-  const child = spawnTsx(t, "test/fixtures/status-change-then-hang.ts", { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", ORG_ID: orgId, ITEM_ID: "survivor" }, "pipe");
+  const child = spawnTsx(
+    t,
+    "test/fixtures/status-change-then-hang.ts",
+    { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", ORG_ID: orgId, ITEM_ID: "survivor" },
+    "pipe",
+  );
   const out = await killAfter(child, /committed \S+/);
   const id = /committed (\S+)/.exec(out)?.[1];
   assert.ok(id && id !== "none");
@@ -52,17 +56,37 @@ test("SIGKILL of the server while the receiver holds its delivery: redelivered u
   const key = api.key;
   await api.request("POST", "/webhooks/indexing", { body: { url: receiver.url, signing_secret: "crash-recovery-secret" } });
   const id = await api.app.store.transaction((tx) =>
-    api.app.outbox.recordStatusChange(tx, { orgId: api.orgId, database: "crash", collection: "crash", itemId: "mid-flight", indexingStatus: "errored", errorCode: "PARSE_FAILED" }),
+    api.app.outbox.recordStatusChange(tx, {
+      orgId: api.orgId,
+      database: "crash",
+      collection: "crash",
+      itemId: "mid-flight",
+      indexingStatus: "errored",
+      errorCode: "PARSE_FAILED",
+    }),
   );
   assert.ok(id);
   await api.close();
 
   // The real server process, with workers, delivers; the receiver never answers in time.
   receiver.options = { secret: "crash-recovery-secret", delayMs: 60_000 };
-  const server = spawnTsx(t, "src/main.ts", {
-    ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", PORT: "0", LOG_LEVEL: "silent",
-    WORKERS: "1", JOB_LEASE_MS: "1500", JOB_POLL_MS: "20", WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_TIMEOUT_MS: "60000",
-  }, "pipe");
+  const server = spawnTsx(
+    t,
+    "src/main.ts",
+    {
+      ...process.env,
+      DATA_DIR: db.dataDir,
+      DATABASE_URL: db.databaseUrl ?? "",
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      WORKERS: "1",
+      JOB_LEASE_MS: "1500",
+      JOB_POLL_MS: "20",
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      WEBHOOK_TIMEOUT_MS: "60000",
+    },
+    "pipe",
+  );
   const held = eventually(async () => receiver.requests.some((r) => r.deliveryId === id), 30_000);
   server.stdout?.on("data", () => undefined);
   await held;

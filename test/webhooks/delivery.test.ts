@@ -44,8 +44,26 @@ describe("indexing webhook deliveries", () => {
 
     const r = await settled(id);
     assert.deepEqual(
-      { delivery_id: r.delivery_id, doc_id: r.doc_id, event_type: r.event_type, indexing_status: r.indexing_status, status: r.status, attempts: r.attempts, error_code: r.error_code, error_message: r.error_message },
-      { delivery_id: id, doc_id: "doc-1", event_type: "indexing.status_changed", indexing_status: "completed", status: "completed", attempts: 1, error_code: "", error_message: "" },
+      {
+        delivery_id: r.delivery_id,
+        doc_id: r.doc_id,
+        event_type: r.event_type,
+        indexing_status: r.indexing_status,
+        status: r.status,
+        attempts: r.attempts,
+        error_code: r.error_code,
+        error_message: r.error_message,
+      },
+      {
+        delivery_id: id,
+        doc_id: "doc-1",
+        event_type: "indexing.status_changed",
+        indexing_status: "completed",
+        status: "completed",
+        attempts: 1,
+        error_code: "",
+        error_message: "",
+      },
     );
     assert.ok(!Number.isNaN(Date.parse(String(r.created_at))) && !Number.isNaN(Date.parse(String(r.updated_at))));
     assert.equal(r.success, undefined, "not wrapped in the envelope");
@@ -56,13 +74,22 @@ describe("indexing webhook deliveries", () => {
       assert.equal(await changeStatus(t.app, { orgId: t.orgId, itemId: "doc-x", indexingStatus: status }), null);
     }
     const errored = await changeStatus(t.app, {
-      orgId: t.orgId, itemId: "doc-2", indexingStatus: "errored", errorCode: "PARSE_FAILED", errorMessage: "not a PDF", database: "kb", collection: "c1",
+      orgId: t.orgId,
+      itemId: "doc-2",
+      indexingStatus: "errored",
+      errorCode: "PARSE_FAILED",
+      errorMessage: "not a PDF",
+      database: "kb",
+      collection: "c1",
     });
     const success = await changeStatus(t.app, { orgId: t.orgId, itemId: "doc-3", indexingStatus: "success" });
     const failed = await changeStatus(t.app, { orgId: t.orgId, itemId: "doc-4", indexingStatus: "failed", errorCode: "TIMEOUT" });
     assert.ok(errored && success && failed);
     const e = await eventually(async () => receiver.accepted.get(errored));
-    assert.deepEqual([e.json.indexing_status, e.json.error_code, e.json.error_message, e.json.database, e.json.collection], ["errored", "PARSE_FAILED", "not a PDF", "kb", "c1"]);
+    assert.deepEqual(
+      [e.json.indexing_status, e.json.error_code, e.json.error_message, e.json.database, e.json.collection],
+      ["errored", "PARSE_FAILED", "not a PDF", "kb", "c1"],
+    );
     assert.equal((await eventually(async () => receiver.accepted.get(success))).json.indexing_status, "completed");
     assert.equal((await eventually(async () => receiver.accepted.get(failed))).json.indexing_status, "failed");
     assert.ok(!receiver.requests.some((r) => r.json.item_id === "doc-x"));
@@ -72,7 +99,13 @@ describe("indexing webhook deliveries", () => {
     const holder: { id: string | null } = { id: null };
     await assert.rejects(
       t.app.store.transaction(async (tx) => {
-        holder.id = await t.app.outbox.recordStatusChange(tx, { orgId: t.orgId, database: "d", collection: "c", itemId: "doc-rb", indexingStatus: "completed" });
+        holder.id = await t.app.outbox.recordStatusChange(tx, {
+          orgId: t.orgId,
+          database: "d",
+          collection: "c",
+          itemId: "doc-rb",
+          indexingStatus: "completed",
+        });
         throw new Error("the status write failed");
       }),
       /status write failed/,
@@ -150,11 +183,28 @@ describe("indexing webhook deliveries", () => {
     const db = t.app.store.db;
     const longAgo = Date.now() - 31 * 24 * 60 * 60_000;
     await db.updateTable("webhook_deliveries").set({ updated_at: longAgo }).where("id", "=", done).execute();
-    await db.insertInto("webhook_deliveries").values({
-      id: "stuck-pending", org_id: t.orgId, event_type: "indexing.status_changed", doc_id: "x", database_name: "d", collection: "c",
-      indexing_status: "completed", payload: "{}", status: "pending", attempts: 0, max_attempts: 1, error_code: "", error_message: "",
-      last_status_code: null, created_at: longAgo, updated_at: longAgo, completed_at: null,
-    }).execute();
+    await db
+      .insertInto("webhook_deliveries")
+      .values({
+        id: "stuck-pending",
+        org_id: t.orgId,
+        event_type: "indexing.status_changed",
+        doc_id: "x",
+        database_name: "d",
+        collection: "c",
+        indexing_status: "completed",
+        payload: "{}",
+        status: "pending",
+        attempts: 0,
+        max_attempts: 1,
+        error_code: "",
+        error_message: "",
+        last_status_code: null,
+        created_at: longAgo,
+        updated_at: longAgo,
+        completed_at: null,
+      })
+      .execute();
     const job = await t.app.queue.enqueue("jobs.prune", {});
     await eventually(async () => (await t.app.queue.get(job))?.status === "completed");
     assert.equal((await t.request("GET", `/webhooks/indexing/deliveries/${done}`)).status, 404);

@@ -22,17 +22,16 @@ describe("webhooks fed by the real ingestion pipeline", () => {
   });
 
   test("completed and errored items each produce one signed indexing.status_changed delivery", async () => {
-    const res = await ingestMultipart(
-      t,
-      { type: "knowledge", database: "hooked", document_metadata: JSON.stringify([{ id: "good" }, { id: "bad" }]) },
-      [
-        { name: "good.md", content: "# Good\n\nA fine document.", type: "text/markdown" },
-        { name: "bad.pdf", content: "%PDF-1.7\n garbage that is not a pdf", type: "application/pdf" },
-      ],
-    );
+    const res = await ingestMultipart(t, { type: "knowledge", database: "hooked", document_metadata: JSON.stringify([{ id: "good" }, { id: "bad" }]) }, [
+      { name: "good.md", content: "# Good\n\nA fine document.", type: "text/markdown" },
+      { name: "bad.pdf", content: "%PDF-1.7\n garbage that is not a pdf", type: "application/pdf" },
+    ]);
     assert.equal(res.status, 202, res.text);
     const rows = await waitTerminal(t, "hooked", ["good", "bad"]);
-    assert.deepEqual(rows.map((r) => r.indexing_status), ["completed", "errored"]);
+    assert.deepEqual(
+      rows.map((r) => r.indexing_status),
+      ["completed", "errored"],
+    );
     const events = await eventually(async () => {
       const got = [...receiver.accepted.values()];
       return got.length >= 2 ? got : null;

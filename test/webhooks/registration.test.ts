@@ -26,7 +26,10 @@ describe("webhook registration and signing secrets", () => {
   test("register, generate a secret shown once, keep it when re-registering without one", async () => {
     const plain = await t.request("POST", "/webhooks/indexing", { body: { url } });
     assert.equal(plain.status, 200);
-    assert.deepEqual([plain.body.registered, plain.body.url, plain.body.event_types, plain.body.signing_secret_configured], [true, url, ["indexing.status_changed"], false]);
+    assert.deepEqual(
+      [plain.body.registered, plain.body.url, plain.body.event_types, plain.body.signing_secret_configured],
+      [true, url, ["indexing.status_changed"], false],
+    );
     assert.equal(plain.body.signing_secret, undefined);
     assert.deepEqual(field(plain.body, "data.registered"), true, "mirrored under data for the vendor SDK");
 
@@ -98,7 +101,11 @@ describe("webhook registration and signing secrets", () => {
     const deleted = await t.request("DELETE", "/webhooks/indexing");
     assert.deepEqual([deleted.status, deleted.body.deleted], [200, true]);
     assert.equal((await t.request("GET", "/webhooks/indexing")).body.registered, false);
-    for (const [method, path] of [["POST", "/webhooks/indexing/signing-secret"], ["DELETE", "/webhooks/indexing/signing-secret"], ["POST", "/webhooks/indexing/test"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/webhooks/indexing/signing-secret"],
+      ["DELETE", "/webhooks/indexing/signing-secret"],
+      ["POST", "/webhooks/indexing/test"],
+    ] as const) {
       const res = await t.request(method, path);
       assert.equal(res.status, 404, path);
       assert.equal(field(res.body, "detail.error_code"), "NOT_FOUND");

@@ -34,7 +34,10 @@ test("the vendor SDK's webhook client works unchanged against this service", asy
       const d = await client.webhooks.getDelivery({ deliveryId: id });
       return d.data?.status === "failed" ? d.data : null;
     });
-    assert.deepEqual([failed.deliveryId, failed.docId, failed.eventType, failed.indexingStatus, failed.attempts, failed.errorCode], [id, "sdk-doc", "indexing.status_changed", "completed", 1, "NON_2XX_RESPONSE"]);
+    assert.deepEqual(
+      [failed.deliveryId, failed.docId, failed.eventType, failed.indexingStatus, failed.attempts, failed.errorCode],
+      [id, "sdk-doc", "indexing.status_changed", "completed", 1, "NON_2XX_RESPONSE"],
+    );
     assert.ok(!Number.isNaN(Date.parse(failed.createdAt)) && !Number.isNaN(Date.parse(failed.updatedAt)));
 
     const listed = await client.webhooks.listDeliveries({ limit: 10, status: "permanently_failed" });

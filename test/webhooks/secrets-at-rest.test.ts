@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { describeConfig, loadConfig } from "../../src/config.js";
-import { SecretBox } from "../../src/webhooks/secret-box.js";
+import { describeConfig, loadConfig } from "../../src/platform/config.js";
+import { SecretBox } from "../../src/features/webhooks/secret-box.js";
 import { eventually, startTestApp } from "../helpers/harness.js";
 import { changeStatus, deliveryWhen, finished, sharedStoreAndReceiver } from "../helpers/webhook-fixtures.js";
 

@@ -16,7 +16,13 @@ test("1,000 status changes arrive as exactly 1,000 distinct delivery ids, despit
     const ids = new Set<string>();
     for (let i = 0; i < EVENTS; i++) {
       const id = await t.app.store.transaction((tx) =>
-        t.app.outbox.recordStatusChange(tx, { orgId: t.orgId, database: "bulk", collection: "bulk", itemId: `item-${i}`, indexingStatus: i % 10 === 0 ? "errored" : "completed" }),
+        t.app.outbox.recordStatusChange(tx, {
+          orgId: t.orgId,
+          database: "bulk",
+          collection: "bulk",
+          itemId: `item-${i}`,
+          indexingStatus: i % 10 === 0 ? "errored" : "completed",
+        }),
       );
       assert.ok(id);
       ids.add(id);

@@ -1,0 +1,249 @@
+import { bm25Idf, DEFAULT_BM25_PARAMS, type Bm25Params } from "./bm25.js";
+
+type TypedArray = Int32Array | Uint16Array | Uint8Array;
+
+/** A copy of `a` in a larger array of the same type. */
+function enlarged<A extends TypedArray>(a: A, size: number): A {
+  const out = new (a.constructor as new (length: number) => A)(size);
+  out.set(a);
+  return out;
+}
+
+/** One term's postings: local document ids and term frequencies, in growable typed arrays. */
+class Postings {
+  ids = new Int32Array(4);
+  tfs = new Uint16Array(4);
+  length = 0;
+  /** Live documents containing the term (dead postings stay in the arrays until compaction). */
+  df = 0;
+
+  push(id: number, tf: number): void {
+    if (this.length === this.ids.length) {
+      this.ids = enlarged(this.ids, this.ids.length * 2);
+      this.tfs = enlarged(this.tfs, this.tfs.length * 2);
+    }
+    this.ids[this.length] = id;
+    this.tfs[this.length] = Math.min(tf, 65_535);
+    this.length += 1;
+    this.df += 1;
+  }
+}
+
+export interface ScoredKey {
+  readonly chunkKey: number;
+  readonly score: number;
+}
+
+/**
+ * An in-memory BM25 inverted index of one scope's chunks, keyed by the store's chunk keys.
+ * Documents are added and removed incrementally; removal is exact for the statistics (document
+ * count, lengths, document frequencies) and lazy for the postings, which are compacted once a
+ * quarter of them are dead.
+ */
+export class InvertedIndex {
+  private readonly termIds = new Map<string, number>();
+  private readonly postings: Postings[] = [];
+  private readonly localOf = new Map<number, number>();
+  private keys = new Int32Array(1024);
+  private lengths = new Int32Array(1024);
+  private alive = new Uint8Array(1024);
+  private docTerms: Array<Int32Array | undefined> = [];
+  private nextLocal = 0;
+  private deadPostings = 0;
+  private scratch = new Float64Array(0);
+  private matched = new Uint16Array(0);
+  private livePostings = 0;
+  docCount = 0;
+  totalLength = 0;
+
+  has(chunkKey: number): boolean {
+    return this.localOf.has(chunkKey);
+  }
+
+  /** Postings held, live and dead: the index's memory footprint in units. */
+  get size(): number {
+    return this.livePostings + this.deadPostings;
+  }
+
+  /** Every live chunk key. */
+  chunkKeys(): number[] {
+    return [...this.localOf.keys()];
+  }
+
+  add(chunkKey: number, length: number, terms: ReadonlyArray<readonly [string, number]>): void {
+    if (this.localOf.has(chunkKey)) return;
+    const local = this.nextLocal++;
+    if (local === this.keys.length) this.grow();
+    this.localOf.set(chunkKey, local);
+    this.keys[local] = chunkKey;
+    this.lengths[local] = length;
+    this.alive[local] = 1;
+    const ids = new Int32Array(terms.length);
+    terms.forEach(([term, tf], i) => {
+      let id = this.termIds.get(term);
+      if (id === undefined) {
+        id = this.postings.length;
+        this.termIds.set(term, id);
+        this.postings.push(new Postings());
+      }
+      this.postings[id]!.push(local, tf);
+      ids[i] = id;
+    });
+    this.docTerms[local] = ids;
+    this.docCount += 1;
+    this.totalLength += length;
+    this.livePostings += terms.length;
+  }
+
+  remove(chunkKey: number): void {
+    const local = this.localOf.get(chunkKey);
+    if (local === undefined) return;
+    this.localOf.delete(chunkKey);
+    this.alive[local] = 0;
+    const ids = this.docTerms[local] ?? new Int32Array(0);
+    for (const id of ids) this.postings[id]!.df -= 1;
+    this.docTerms[local] = undefined;
+    this.docCount -= 1;
+    this.totalLength -= this.lengths[local]!;
+    this.livePostings -= ids.length;
+    this.deadPostings += ids.length;
+    if (this.deadPostings > 1_000 && this.deadPostings > this.livePostings / 3) this.compact();
+  }
+
+  docFreq(term: string): number {
+    const id = this.termIds.get(term);
+    return id === undefined ? 0 : this.postings[id]!.df;
+  }
+
+  /**
+   * Scores the live documents matching any of `weighted` (BM25; `idf` and `avgLength` come from
+   * the statistics of every index searched together, so several collections rank as one corpus)
+   * and offers those with at least `minMatched` matching terms to `top`. Synchronous, so the
+   * scratch arrays can be shared between calls.
+   */
+  collect(
+    weighted: ReadonlyArray<{ readonly term: string; readonly idf: number }>,
+    avgLength: number,
+    allowed: ReadonlySet<number> | null,
+    minMatched: number,
+    top: TopK,
+    params: Bm25Params = DEFAULT_BM25_PARAMS,
+  ): void {
+    const { k1, b } = params;
+    if (this.scratch.length < this.nextLocal) {
+      this.scratch = new Float64Array(this.keys.length);
+      this.matched = new Uint16Array(this.keys.length);
+    }
+    const scores = this.scratch;
+    const matched = this.matched;
+    const touched: number[] = [];
+    for (const { term, idf } of weighted) {
+      const id = this.termIds.get(term);
+      if (id === undefined) continue;
+      const p = this.postings[id]!;
+      for (let i = 0; i < p.length; i++) {
+        const local = p.ids[i]!;
+        if (this.alive[local] === 0) continue;
+        if (allowed !== null && !allowed.has(this.keys[local]!)) continue;
+        const tf = p.tfs[i]!;
+        if (matched[local] === 0) touched.push(local);
+        scores[local]! += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.lengths[local]!) / avgLength));
+        matched[local]! += 1;
+      }
+    }
+    for (const local of touched) {
+      if (matched[local]! >= minMatched) top.offer(this.keys[local]!, scores[local]!);
+      scores[local] = 0;
+      matched[local] = 0;
+    }
+  }
+
+  private grow(): void {
+    const size = this.keys.length * 2;
+    this.keys = enlarged(this.keys, size);
+    this.lengths = enlarged(this.lengths, size);
+    this.alive = enlarged(this.alive, size);
+  }
+
+  /** Drops dead postings (local ids of removed documents are not reused). */
+  private compact(): void {
+    for (const p of this.postings) {
+      let w = 0;
+      for (let r = 0; r < p.length; r++) {
+        if (this.alive[p.ids[r]!] === 0) continue;
+        p.ids[w] = p.ids[r]!;
+        p.tfs[w] = p.tfs[r]!;
+        w += 1;
+      }
+      p.length = w;
+    }
+    this.deadPostings = 0;
+  }
+}
+
+/**
+ * BM25 over several indexes ranked as one corpus (Lucene idf, k1 / b as configured): the top `k`
+ * chunks, best first, ties by chunk key. `and` keeps chunks containing every query term;
+ * `allowed`, when given, restricts the result to those chunk keys.
+ */
+export function searchBm25(
+  indexes: readonly InvertedIndex[],
+  terms: readonly string[],
+  k: number,
+  operator: "or" | "and",
+  allowed: ReadonlySet<number> | null = null,
+  params: Bm25Params = DEFAULT_BM25_PARAMS,
+): ScoredKey[] {
+  const unique = [...new Set(terms)];
+  const docCount = indexes.reduce((n, i) => n + i.docCount, 0);
+  if (unique.length === 0 || docCount === 0 || k <= 0) return [];
+  const avgLength = Math.max(1, indexes.reduce((n, i) => n + i.totalLength, 0) / docCount);
+  const weighted = unique.flatMap((term) => {
+    const df = indexes.reduce((n, i) => n + i.docFreq(term), 0);
+    return df > 0 ? [{ term, idf: bm25Idf(docCount, df) }] : [];
+  });
+  if (weighted.length === 0 || (operator === "and" && weighted.length < unique.length)) return [];
+  const top = new TopK(k);
+  for (const index of indexes) index.collect(weighted, avgLength, allowed, operator === "and" ? weighted.length : 1, top, params);
+  return top.sorted();
+}
+
+const better = (a: ScoredKey, b: ScoredKey): boolean => a.score > b.score || (a.score === b.score && a.chunkKey < b.chunkKey);
+
+/** The k best offers, kept in a bounded min-heap: O(n log k) where a full sort would be O(n log n). */
+export class TopK {
+  private readonly heap: ScoredKey[] = [];
+
+  constructor(private readonly k: number) {}
+
+  offer(chunkKey: number, score: number): void {
+    const heap = this.heap;
+    const entry = { chunkKey, score };
+    if (heap.length < this.k) {
+      heap.push(entry);
+      for (let i = heap.length - 1; i > 0;) {
+        const parent = (i - 1) >> 1;
+        if (!better(heap[parent]!, heap[i]!)) break;
+        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        i = parent;
+      }
+    } else if (better(entry, heap[0]!)) {
+      heap[0] = entry;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && better(heap[m]!, heap[l]!)) m = l;
+        if (r < heap.length && better(heap[m]!, heap[r]!)) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    }
+  }
+
+  /** Best first, ties by chunk key. */
+  sorted(): ScoredKey[] {
+    return [...this.heap].sort((a, b) => (better(a, b) ? -1 : 1));
+  }
+}

@@ -1,0 +1,164 @@
+import { analyzeWithCompromise, resolveWithCompromise } from "./compromise-pass.js";
+import type { Mention, MentionKind, Span } from "./mention.js";
+import { normalizeAmount, normalizeEmail, normalizeHandle, normalizeHashtag, normalizeName, normalizeUrl } from "./normalize-name.js";
+import { findKnownNames, findProducts, findTickets } from "./pattern-pass.js";
+import { parseReferenceTime, type ReferenceTimeInput } from "./reference-time.js";
+import { normalizeClockTime, resolveDateExpression } from "./resolve-date.js";
+import { analyzeWithWink, type WinkAnalysis } from "./wink-pass.js";
+
+export interface ExtractEntitiesContext {
+  /** "Now" for relative dates: the message's timestamp or a session date ("8 May 2023"). */
+  readonly reference?: ReferenceTimeInput;
+  /** Read numeric dates day-first (05/03/2024 = 5 March). */
+  readonly dayFirst?: boolean;
+  /** `fast` skips compromise (no people/places/organisations/products) for ~30x throughput. */
+  readonly mode?: "full" | "fast";
+  /** Names known to be people in this context (speakers, participants); always found. */
+  readonly knownPeople?: readonly string[];
+}
+
+export interface EntityExtraction {
+  readonly mentions: readonly Mention[];
+  /** Sentence spans, so relation extraction can reuse them without re-reading the text. */
+  readonly sentences: readonly Span[];
+}
+
+interface Candidate {
+  readonly kind: MentionKind;
+  readonly span: Span;
+  readonly via: Mention["via"];
+  /** Lower wins when two candidates overlap; equal priority keeps the longer span. */
+  readonly priority: number;
+}
+
+function priorityOf(kind: MentionKind): number {
+  switch (kind) {
+    case "email":
+    case "url":
+    case "mention":
+    case "hashtag":
+      return 0;
+    case "ticket":
+      return 1;
+    case "date":
+    case "time":
+    case "duration":
+    case "money":
+    case "percent":
+      return 2;
+    case "person":
+    case "organization":
+    case "place":
+    case "product":
+      return 3;
+  }
+}
+
+function keyOf(kind: MentionKind, surface: string, resolved: string | undefined): string {
+  switch (kind) {
+    case "person":
+    case "organization":
+    case "place":
+    case "product":
+      return normalizeName(surface);
+    case "email":
+      return normalizeEmail(surface);
+    case "mention":
+      return normalizeHandle(surface);
+    case "hashtag":
+      return normalizeHashtag(surface);
+    case "url":
+      return normalizeUrl(surface);
+    case "ticket":
+      return surface.toUpperCase();
+    case "date":
+      return resolved ?? surface.trim().toLowerCase().replace(/\s+/g, " ");
+    case "time":
+      return normalizeClockTime(surface) ?? surface.trim().toLowerCase().replace(/\s+/g, " ");
+    case "money":
+      return normalizeAmount(surface);
+    case "duration":
+    case "percent":
+      return surface.trim().toLowerCase().replace(/\s+/g, " ");
+  }
+}
+
+const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
+const length = (span: Span): number => span.end - span.start;
+
+/** Keeps the best candidate of every overlapping group; the result is sorted by position. */
+function selectCandidates(candidates: Candidate[]): Candidate[] {
+  const ranked = [...candidates].sort((a, b) => a.priority - b.priority || length(b.span) - length(a.span) || a.span.start - b.span.start);
+  const kept: Candidate[] = [];
+  for (const candidate of ranked) {
+    if (!kept.some((other) => overlaps(other.span, candidate.span))) kept.push(candidate);
+  }
+  return kept.sort((a, b) => a.span.start - b.span.start);
+}
+
+/** compromise splits "José Núñez" into two people at diacritics; adjacent people are one name. */
+function joinAdjacentPeople(text: string, candidates: Candidate[]): Candidate[] {
+  const joined: Candidate[] = [];
+  for (const candidate of candidates) {
+    const previous = joined[joined.length - 1];
+    if (
+      previous !== undefined &&
+      previous.kind === "person" &&
+      candidate.kind === "person" &&
+      /^ $/.test(text.slice(previous.span.end, candidate.span.start))
+    ) {
+      joined[joined.length - 1] = { ...previous, span: { start: previous.span.start, end: candidate.span.end } };
+    } else {
+      joined.push(candidate);
+    }
+  }
+  return joined;
+}
+
+/** Proper nouns are what compromise adds; without any, skipping it saves ~95% of the time. */
+function mayNameSomething(analysis: WinkAnalysis): boolean {
+  return analysis.tokens.some((token) => token.pos === "PROPN");
+}
+
+export function extractEntities(text: string, context: ExtractEntitiesContext = {}): EntityExtraction {
+  const analysis = analyzeWithWink(text);
+  const reference = parseReferenceTime(context.reference);
+  const full = (context.mode ?? "full") === "full";
+  const candidates: Candidate[] = analysis.entities.map((entity) => ({
+    kind: entity.kind,
+    span: entity.span,
+    via: "wink",
+    priority: priorityOf(entity.kind),
+  }));
+  for (const found of [...findTickets(text), ...findProducts(text)]) {
+    candidates.push({ kind: found.kind, span: found.span, via: "pattern", priority: priorityOf(found.kind) });
+  }
+  // Known people outrank the tagger so a speaker's name is never re-typed as a place.
+  for (const person of findKnownNames(text, context.knownPeople ?? [])) {
+    candidates.push({ kind: person.kind, span: person.span, via: "pattern", priority: 1 });
+  }
+  if (full && mayNameSomething(analysis)) {
+    for (const entity of analyzeWithCompromise(text)) {
+      candidates.push({ kind: entity.kind, span: entity.span, via: "compromise", priority: priorityOf(entity.kind) });
+    }
+  }
+  const selected = joinAdjacentPeople(text, selectCandidates(candidates));
+  const mentions = selected.map((candidate): Mention => {
+    const surface = text.slice(candidate.span.start, candidate.span.end);
+    let resolved: string | undefined;
+    if (candidate.kind === "date") {
+      resolved = resolveDateExpression(surface, { reference, dayFirst: context.dayFirst });
+      // Without a reference compromise would read the system clock, making results time-dependent.
+      if (resolved === undefined && full && reference !== undefined) resolved = resolveWithCompromise(surface, reference);
+    }
+    const mention: Mention = {
+      kind: candidate.kind,
+      surface,
+      span: candidate.span,
+      key: keyOf(candidate.kind, surface, resolved),
+      via: candidate.via,
+    };
+    return resolved === undefined ? mention : { ...mention, resolved };
+  });
+  return { mentions: mentions.filter((mention) => mention.key.length > 0), sentences: analysis.sentences };
+}

@@ -1,0 +1,162 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { crc32 } from "node:zlib";
+import { createRequire } from "node:module";
+import type { Index } from "usearch";
+import { checkVector, toKey, VectorIndexError } from "./vector-index.js";
+import type { VectorIndex, VectorKey, VectorMatch } from "./vector-index.js";
+
+export interface HnswOptions {
+  dimensions: number;
+  /** Graph degree M; default 16. Higher gives better recall, more memory, slower adds. */
+  connectivity?: number;
+  /** ef at build time; default 128. */
+  expansionAdd?: number;
+  /** ef at query time; default 64. Raised automatically when k is larger. */
+  expansionSearch?: number;
+}
+
+// usearch's ESM entry looks for a local build directory and recurses forever when only the
+// prebuilt binaries exist (2.25.x); its CommonJS entry finds the prebuilds, so load that one.
+const require = createRequire(import.meta.url);
+const usearch = require("usearch") as typeof import("usearch");
+
+/** Filtered searches fetch this many times `k` candidates first, widening until enough pass. */
+const FILTER_OVERSAMPLING = 4;
+
+/**
+ * HNSW index backed by usearch (native, prebuilt for linux-x64, darwin and linux-arm64). Vectors
+ * are stored as f32 with the cosine metric; usearch keeps no per-key payload, so a filter is applied
+ * to an oversampled candidate list rather than inside the graph walk.
+ */
+export class UsearchIndex implements VectorIndex {
+  readonly dimensions: number;
+  private index: Index;
+
+  constructor(private readonly options: HnswOptions) {
+    if (!Number.isInteger(options.dimensions) || options.dimensions < 1) throw new VectorIndexError("dimensions must be a positive integer");
+    this.dimensions = options.dimensions;
+    this.index = this.create();
+  }
+
+  private create(): Index {
+    return new usearch.Index({
+      dimensions: this.options.dimensions,
+      metric: usearch.MetricKind.Cos,
+      quantization: usearch.ScalarKind.F32,
+      connectivity: this.options.connectivity ?? 16,
+      expansion_add: this.options.expansionAdd ?? 128,
+      expansion_search: this.options.expansionSearch ?? 64,
+      multi: false,
+    });
+  }
+
+  size(): number {
+    return this.index.size();
+  }
+
+  has(key: VectorKey): boolean {
+    return this.index.contains(toKey(key)) === true;
+  }
+
+  add(key: VectorKey, vector: Float32Array): void {
+    checkVector(vector, this.dimensions);
+    const k = toKey(key);
+    if (this.index.contains(k) === true) this.index.remove(k);
+    this.index.add(k, vector);
+  }
+
+  /** Bulk insert with native threads; for rebuilds from the database. */
+  addMany(keys: VectorKey[], vectors: Float32Array[], threads = 0): void {
+    if (keys.length !== vectors.length) throw new VectorIndexError("keys and vectors differ in length");
+    const flat = new Float32Array(vectors.length * this.dimensions);
+    const bigKeys = new BigUint64Array(keys.length);
+    vectors.forEach((v, i) => {
+      checkVector(v, this.dimensions);
+      const k = toKey(keys[i] ?? -1);
+      if (this.index.contains(k) === true) this.index.remove(k);
+      bigKeys[i] = k;
+      flat.set(v, i * this.dimensions);
+    });
+    if (keys.length > 0) this.index.add(bigKeys, flat, threads);
+  }
+
+  remove(key: VectorKey): boolean {
+    const k = toKey(key);
+    if (this.index.contains(k) !== true) return false;
+    this.index.remove(k);
+    return true;
+  }
+
+  search(vector: Float32Array, k: number, filter?: (key: bigint) => boolean): VectorMatch[] {
+    checkVector(vector, this.dimensions);
+    const size = this.index.size();
+    if (k <= 0 || size === 0) return [];
+    let fetch = Math.min(size, filter === undefined ? k : k * FILTER_OVERSAMPLING);
+    for (;;) {
+      const found = this.index.search(vector, fetch, 1);
+      const out: VectorMatch[] = [];
+      for (let i = 0; i < found.keys.length && out.length < k; i++) {
+        const key = found.keys[i];
+        const distance = found.distances[i];
+        if (key === undefined || distance === undefined) continue;
+        if (filter === undefined || filter(key)) out.push({ key, score: 1 - distance });
+      }
+      // Done when enough passed, or when the index has nothing more to offer.
+      if (out.length >= k || fetch >= size || found.keys.length < fetch) return out;
+      fetch = Math.min(size, fetch * 4);
+    }
+  }
+
+  /**
+   * usearch files carry no checksum and usearch crashes the process (SIGSEGV) on a corrupt one,
+   * so a sidecar `<path>.meta.json` records size and CRC-32, checked before usearch reads the file.
+   */
+  save(path: string): void {
+    const temp = `${path}.tmp-${process.pid}`;
+    this.index.save(temp);
+    const bytes = readFileSync(temp);
+    const meta: IndexFileMeta = { format: "usearch-hnsw", dimensions: this.dimensions, size: this.index.size(), bytes: bytes.length, crc32: crc32(bytes) };
+    writeFileSync(`${temp}.meta.json`, JSON.stringify(meta));
+    renameSync(temp, path);
+    renameSync(`${temp}.meta.json`, metaPath(path));
+  }
+
+  load(path: string): void {
+    verifyIndexFile(path, this.dimensions);
+    const fresh = this.create();
+    try {
+      fresh.load(path);
+    } catch (error) {
+      throw new VectorIndexError(`could not load index ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (fresh.dimensions() !== this.dimensions)
+      throw new VectorIndexError(`index file ${path} has ${fresh.dimensions()} dimensions, expected ${this.dimensions}`);
+    this.index = fresh;
+  }
+}
+
+interface IndexFileMeta {
+  format: "usearch-hnsw";
+  dimensions: number;
+  size: number;
+  bytes: number;
+  crc32: number;
+}
+
+function metaPath(path: string): string {
+  return `${path}.meta.json`;
+}
+
+function verifyIndexFile(path: string, dimensions: number): void {
+  if (!existsSync(path) || !existsSync(metaPath(path))) throw new VectorIndexError(`index file ${path} or its ${metaPath(path)} is missing`);
+  let meta: Partial<IndexFileMeta>;
+  try {
+    meta = JSON.parse(readFileSync(metaPath(path), "utf8")) as Partial<IndexFileMeta>;
+  } catch {
+    throw new VectorIndexError(`${metaPath(path)} is not valid JSON`);
+  }
+  if (meta.format !== "usearch-hnsw") throw new VectorIndexError(`${path} is not a usearch index file`);
+  if (meta.dimensions !== dimensions) throw new VectorIndexError(`index file ${path} has ${meta.dimensions} dimensions, expected ${dimensions}`);
+  const bytes = readFileSync(path);
+  if (bytes.length !== meta.bytes || crc32(bytes) !== meta.crc32) throw new VectorIndexError(`index file ${path} is corrupt (size or checksum mismatch)`);
+}

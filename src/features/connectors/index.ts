@@ -1,0 +1,38 @@
+import type { Config } from "../../platform/config.js";
+import type { ContextEditService } from "../items/edit-service.js";
+import type { IngestService } from "../ingestion/service.js";
+import type { DatabaseService } from "../databases/service.js";
+import type { JobQueue } from "../../platform/jobs/queue.js";
+import type { Store } from "../../platform/store/db.js";
+import { SecretBox } from "../webhooks/secret-box.js";
+import { CredentialVault } from "./credentials.js";
+import { createProviderRegistry } from "./registry.js";
+import { ConnectorService } from "./service.js";
+import { SyncControl } from "./sync-control.js";
+import { SyncEngine } from "./sync-engine.js";
+
+export interface Connectors {
+  readonly service: ConnectorService;
+  readonly control: SyncControl;
+  readonly engine: SyncEngine;
+}
+
+export interface ConnectorDeps {
+  readonly store: Store;
+  readonly databases: DatabaseService;
+  readonly ingest: IngestService;
+  readonly edit: ContextEditService;
+  readonly queue: JobQueue;
+  readonly wake: () => void;
+}
+
+/** Wires the connector subsystem from the configuration; called by the composition root. */
+export function createConnectors(config: Config, deps: ConnectorDeps): Connectors {
+  const vault = new CredentialVault(new SecretBox(config.connectorSecretKey, "connector-credentials", "CONNECTOR_SECRET_KEY"));
+  const providers = createProviderRegistry(config.connectorApiUrls);
+  return {
+    service: new ConnectorService(deps.store, deps.databases, providers, vault),
+    control: new SyncControl(deps.store, deps.queue, deps.wake),
+    engine: new SyncEngine(deps.store, providers, vault, deps.ingest, deps.edit, deps.queue, deps.wake),
+  };
+}

@@ -1,0 +1,200 @@
+import type { GraphEntity } from "../../engines/extraction/index.js";
+import type { Executor, Store } from "../../platform/store/db.js";
+import type { Corpus } from "../../platform/store/schema.js";
+import type { TraversalScope } from "./traversal-store.js";
+import { entitiesInQuery } from "./query-entities.js";
+import { traverse } from "./traverse.js";
+import { readTriplets, type StoredTriplet } from "./triplet-reader.js";
+import type { WireRelation } from "./wire.js";
+
+/** SDK `PathTriplet`: one relation of a path. */
+export interface PathTriplet {
+  source: GraphEntity;
+  relation: WireRelation;
+  target: GraphEntity;
+}
+
+/** SDK `ScoredPathResponse`. */
+export interface ScoredPath {
+  triplets: PathTriplet[];
+  relevancy_score: number;
+  combined_context: string | null;
+  group_id: string;
+  source_chunk_ids: string[];
+}
+
+/** SDK `GraphContext` (without `synthesis_context`, which needs a model). */
+export interface GraphContext {
+  query_paths: ScoredPath[];
+  chunk_relations: ScoredPath[];
+  chunk_id_to_group_ids: Record<string, string[]>;
+}
+
+export interface RetrievedChunk {
+  readonly chunk_uuid: string;
+  /** Internal item id (context_items.id). */
+  readonly item_id: string;
+  readonly source_id: string;
+  readonly content: string;
+}
+
+export interface GraphContextRequest {
+  readonly databaseId: string;
+  readonly corpus: Corpus;
+  /** Collections the query ran over; paths never cross between them. */
+  readonly collections: readonly string[];
+  readonly queryText: string;
+  readonly chunks: readonly RetrievedChunk[];
+  /** Expanded principals (see context/acl.ts), or null for no ACL scoping. */
+  readonly principals: readonly string[] | null;
+  readonly mode: "fast" | "thinking";
+  /** Leave out items written by connectors (POST /query without query_apps). */
+  readonly excludeConnectorItems?: boolean;
+}
+
+export interface RelatedItemsRequest {
+  readonly databaseId: string;
+  readonly corpus: Corpus;
+  readonly collection: string;
+  /** Public ids of the items the answer already holds. */
+  readonly sourceIds: readonly string[];
+  readonly principals: readonly string[] | null;
+  /** 1 or 2 hops (default 2). */
+  readonly maxHops?: number;
+  /** Connected items returned at most (default 20). */
+  readonly limit?: number;
+  /** Leave out items written by connectors (POST /query without query_apps). */
+  readonly excludeConnectorItems?: boolean;
+}
+
+export interface RelatedItem {
+  item_id: string;
+  source_id: string;
+  title: string;
+  depth: number;
+  /** Source id of the item it was reached from. */
+  via: string;
+  /** `same_thread`, `parent`, `child` or the declared relation type. */
+  relation: string;
+}
+
+const LIMITS = { fast: { paths: 10, perEntity: 40, neighbors: 0 }, thinking: { paths: 20, perEntity: 80, neighbors: 3 } } as const;
+
+const round = (n: number): number => Math.round(n * 1000) / 1000;
+
+function pathOf(triplets: readonly StoredTriplet[], groupId: string, chunkIds: readonly string[]): ScoredPath {
+  const steps = triplets.flatMap((t) => t.relations.map((relation) => ({ source: t.source, relation, target: t.target })));
+  const contexts = [...new Set(steps.map((s) => s.relation.context).filter((c) => c.length > 0))];
+  const score = steps.length === 0 ? 0 : steps.reduce((p, s) => p * (s.relation.confidence || 0.01), 1) ** (1 / steps.length);
+  return {
+    triplets: steps,
+    relevancy_score: round(score),
+    combined_context: contexts.length > 0 ? contexts.join(" ") : null,
+    group_id: groupId,
+    source_chunk_ids: [...new Set(chunkIds)],
+  };
+}
+
+/**
+ * Graph context for POST /query, and the connected items thinking mode brings in. Reads only:
+ * every triplet comes from an item the caller may see (the same ACL rule as list and subgraph).
+ */
+export class GraphContextProvider {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private scopeOf(databaseId: string, corpus: Corpus, collection: string, principals: readonly string[] | null, excludeConnectorItems = false): TraversalScope {
+    return { backend: this.store.backend, databaseId, corpus, collection, principals, now: this.now(), excludeConnectorItems };
+  }
+
+  /**
+   * `query_paths`: relations touching the entities the query names (in thinking mode extended
+   * by one hop), best first. `chunk_relations`: per retrieved chunk, the relations read from it
+   * (thinking mode adds relations elsewhere of the entities it mentions).
+   * `chunk_id_to_group_ids`: chunk_uuid -> group ids of the paths it produced.
+   */
+  async graphContextFor(req: GraphContextRequest): Promise<GraphContext> {
+    const limits = LIMITS[req.mode];
+    const query: Array<{ path: StoredTriplet[]; score: number }> = [];
+    const chunkPaths: ScoredPath[] = [];
+    await this.store.snapshot(async (db) => {
+      for (const collection of req.collections) {
+        const s = this.scopeOf(req.databaseId, req.corpus, collection, req.principals, req.excludeConnectorItems);
+        query.push(...(await this.queryPaths(db, s, req.queryText, limits)));
+        const mine = req.chunks.map((c) => c.chunk_uuid);
+        const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
+        for (const chunk of req.chunks) {
+          const own = fromChunks.filter((t) => t.chunk_id === chunk.chunk_uuid);
+          const around = limits.neighbors > 0 ? await this.aroundChunk(db, s, chunk.chunk_uuid, limits.neighbors) : [];
+          if (own.length + around.length > 0) chunkPaths.push(pathOf([...own, ...around], "", [chunk.chunk_uuid]));
+        }
+      }
+    });
+    query.sort((a, b) => b.score - a.score);
+    const queryPaths = query.slice(0, limits.paths).map((p, i) =>
+      pathOf(
+        p.path,
+        `q_${i}`,
+        p.path.map((t) => t.chunk_id).filter((c) => c.length > 0),
+      ),
+    );
+    const chunkRelations = chunkPaths.map((p, i) => ({ ...p, group_id: `p_${i}` }));
+    const groups: Record<string, string[]> = {};
+    const chunkSet = new Set(req.chunks.map((c) => c.chunk_uuid));
+    for (const p of [...chunkRelations, ...queryPaths]) {
+      for (const id of p.source_chunk_ids) if (chunkSet.has(id)) (groups[id] ??= []).push(p.group_id);
+    }
+    return { query_paths: queryPaths, chunk_relations: chunkRelations, chunk_id_to_group_ids: groups };
+  }
+
+  private async queryPaths(
+    db: Executor,
+    s: TraversalScope,
+    text: string,
+    limits: (typeof LIMITS)[keyof typeof LIMITS],
+  ): Promise<Array<{ path: StoredTriplet[]; score: number }>> {
+    const named = await entitiesInQuery(db, s, text);
+    if (named.length === 0) return [];
+    const namedSet = new Set(named);
+    const first = await readTriplets(db, s, { entityIds: named }, 0, limits.perEntity * named.length);
+    const best = (t: StoredTriplet): number => Math.max(...t.relations.map((r) => r.confidence));
+    // A path joining two named entities says more than one that merely touches one.
+    const bonus = (t: StoredTriplet): number => (namedSet.has(t.source.entity_id) && namedSet.has(t.target.entity_id) ? 1 : 0.5);
+    const out = first.map((t) => ({ path: [t], score: best(t) * bonus(t) }));
+    if (limits.neighbors === 0) return out;
+    const ends = [...new Set(first.flatMap((t) => [t.source.entity_id, t.target.entity_id]).filter((id) => !namedSet.has(id)))].slice(0, 50);
+    const second = await readTriplets(db, s, { entityIds: ends }, 0, limits.perEntity * Math.max(1, ends.length));
+    for (const t1 of first) {
+      const end = namedSet.has(t1.target.entity_id) ? t1.source.entity_id : t1.target.entity_id;
+      for (const t2 of second) {
+        if (t2.key === t1.key || (t2.source.entity_id !== end && t2.target.entity_id !== end)) continue;
+        out.push({ path: [t1, t2], score: best(t1) * best(t2) * (namedSet.has(t2.source.entity_id) || namedSet.has(t2.target.entity_id) ? 1 : 0.5) });
+      }
+    }
+    return out;
+  }
+
+  /** Relations elsewhere of the entities a chunk mentions, most confident first. */
+  private async aroundChunk(db: Executor, s: TraversalScope, chunkId: string, limit: number): Promise<StoredTriplet[]> {
+    const mentioned = await db.selectFrom("context_graph_mentions").select("entity_id").where("chunk_id", "=", chunkId).execute();
+    if (mentioned.length === 0) return [];
+    const found = await readTriplets(db, s, { entityIds: mentioned.map((m) => m.entity_id), kind: "chunk" }, 0, 200);
+    return found
+      .filter((t) => t.chunk_id !== chunkId)
+      .sort((a, b) => Math.max(...b.relations.map((r) => r.confidence)) - Math.max(...a.relations.map((r) => r.confidence)))
+      .slice(0, limit);
+  }
+
+  /** Items connected to `sourceIds` within 1-2 hops (links, hierarchy, threads), nearest first. */
+  async relatedItems(req: RelatedItemsRequest): Promise<RelatedItem[]> {
+    const limit = req.limit ?? 20;
+    const s = this.scopeOf(req.databaseId, req.corpus, req.collection, req.principals, req.excludeConnectorItems);
+    const walk = await this.store.snapshot((db) => traverse(db, s, req.sourceIds, Math.min(2, Math.max(1, req.maxHops ?? 2)), req.sourceIds.length + limit));
+    return walk.members
+      .filter((m) => m.depth > 0)
+      .slice(0, limit)
+      .map((m) => ({ item_id: m.item.id, source_id: m.item.source_id, title: m.item.title, depth: m.depth, via: m.via ?? "", relation: m.relation ?? "" }));
+  }
+}

@@ -1,0 +1,53 @@
+import { createEntityResolver, extractEntities, isRelatableKind, scopeKey } from "../../engines/extraction/index.js";
+import { normalizeName } from "../../engines/extraction/normalize-name.js";
+import type { Executor } from "../../platform/store/db.js";
+import { LoadedAliasTable, type IdentityHint } from "./alias-store.js";
+import { aliasScopeKey, resolutionScopeOf, rowScope } from "./graph-writer.js";
+import type { TraversalScope } from "./traversal-store.js";
+
+const MAX_NGRAMS = 300;
+
+/** Word n-grams (1 to 3 words) of the query, normalised like entity names. */
+function nameKeysOf(text: string): string[] {
+  const words = text.split(/[^\p{L}\p{N}@.'_-]+/u).filter((w) => w.length > 1);
+  const keys = new Set<string>();
+  for (let n = 1; n <= 3; n += 1) {
+    for (let i = 0; i + n <= words.length && keys.size < MAX_NGRAMS; i += 1) {
+      const key = normalizeName(words.slice(i, i + n).join(" "));
+      if (key.length > 1) keys.add(key);
+    }
+  }
+  return [...keys];
+}
+
+/**
+ * The stored entities a query names: mentions resolved the way ingestion resolves them (read
+ * only: nothing is written back), plus entities whose normalised name is a word n-gram of
+ * the query, which catches lowercase names the extractors miss ("what does ada do at acme").
+ */
+export async function entitiesInQuery(db: Executor, s: TraversalScope, queryText: string): Promise<string[]> {
+  const found = new Set<string>();
+  const { mentions } = extractEntities(queryText, { mode: "full" });
+  const hints = mentions.flatMap((m): IdentityHint[] =>
+    m.kind === "person" ? [{ name: m.surface }] : m.kind === "email" ? [{ email: m.surface }] : m.kind === "mention" ? [{ handle: m.surface }] : [],
+  );
+  const graph = { databaseId: s.databaseId, corpus: s.corpus, collection: s.collection };
+  const aliases = await LoadedAliasTable.load(db, s.databaseId, aliasScopeKey(graph), scopeKey(resolutionScopeOf(graph)), hints);
+  const resolver = createEntityResolver(resolutionScopeOf(graph), aliases.table);
+  for (const m of mentions) {
+    if (!isRelatableKind(m.kind)) continue;
+    const entity = resolver.resolveMention(m);
+    if (entity !== undefined) found.add(entity.entity_id);
+  }
+  const keys = nameKeysOf(queryText);
+  const candidates = [...found];
+  if (keys.length === 0 && candidates.length === 0) return [];
+  const rows = await db
+    .selectFrom("context_graph_entities")
+    .select("entity_id")
+    .where((eb) => eb.and(rowScope(graph)))
+    .where("type", "<>", "SOURCE")
+    .where((eb) => eb.or([...(keys.length > 0 ? [eb("name_key", "in", keys)] : []), ...(candidates.length > 0 ? [eb("entity_id", "in", candidates)] : [])]))
+    .execute();
+  return rows.map((r) => r.entity_id);
+}

@@ -1,0 +1,140 @@
+import { sql } from "kysely";
+import type { GraphEntity, GraphRelation } from "../../engines/extraction/index.js";
+import { visibleItem } from "../items/item-visibility.js";
+import type { Executor } from "../../platform/store/db.js";
+import type { EntityNamespace, EntityType } from "../../engines/extraction/graph-types.js";
+import { rowScope } from "./graph-writer.js";
+import { visibilityOf, type TraversalScope } from "./traversal-store.js";
+import type { WireTriplet } from "./wire.js";
+
+/** Which stored triplets to read; every filter is optional and they combine with AND. */
+export interface TripletFilter {
+  /** Public id of the one item to read. */
+  readonly sourceId?: string;
+  readonly kind?: "chunk" | "structural";
+  readonly chunkIds?: readonly string[];
+  /** Triplets with either end among these entities. */
+  readonly entityIds?: readonly string[];
+}
+
+export interface StoredTriplet extends WireTriplet {
+  readonly key: number;
+  readonly itemId: string;
+}
+
+type EntityRow = { entity_id: string; name: string; type: string; namespace: string; identifier: string | null; provider: string | null };
+
+function toEntity(row: EntityRow | undefined, id: string): GraphEntity {
+  if (row === undefined) return { name: id, type: "REFERENCE", namespace: "references", entity_id: id, identifier: null };
+  const entity: GraphEntity = {
+    name: row.name,
+    type: row.type as EntityType,
+    namespace: row.namespace as EntityNamespace,
+    entity_id: row.entity_id,
+    identifier: row.identifier,
+  };
+  return row.provider === null ? entity : { ...entity, provider: row.provider };
+}
+
+/** Entities of one graph by id. */
+export async function entitiesById(db: Executor, s: TraversalScope, ids: Iterable<string>): Promise<Map<string, GraphEntity>> {
+  const list = [...new Set(ids)];
+  const out = new Map<string, GraphEntity>();
+  for (let i = 0; i < list.length; i += 500) {
+    const rows = await db
+      .selectFrom("context_graph_entities")
+      .select(["entity_id", "name", "type", "namespace", "identifier", "provider"])
+      .where((eb) => eb.and(rowScope(s)))
+      .where("entity_id", "in", list.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.entity_id, toEntity(r, r.entity_id));
+  }
+  return out;
+}
+
+/**
+ * Triplets of visible items in key order after `afterKey`, at most `limit`. The key is the
+ * paging cursor: rows only ever get new, larger keys, so a cursor stays valid across writes.
+ */
+export async function readTriplets(db: Executor, s: TraversalScope, filter: TripletFilter, afterKey: number, limit: number): Promise<StoredTriplet[]> {
+  if (filter.chunkIds?.length === 0 || filter.entityIds?.length === 0) return [];
+  let q = db
+    .selectFrom("context_graph_triplets as t")
+    .innerJoin("context_items as i", "i.id", "t.item_id")
+    .select(["t.triplet_key", "t.item_id", "t.chunk_id", "t.source_entity_id", "t.target_entity_id", "t.relations"])
+    .where("t.database_id", "=", s.databaseId)
+    .where("t.corpus", "=", s.corpus)
+    .where("t.collection", "=", s.collection)
+    .where(visibleItem(s.backend, "i", visibilityOf(s)))
+    .where("t.triplet_key", ">", afterKey);
+  if (filter.sourceId !== undefined) q = q.where("i.source_id", "=", filter.sourceId);
+  if (filter.kind !== undefined) q = q.where("t.kind", "=", filter.kind);
+  if (filter.chunkIds !== undefined) q = q.where("t.chunk_id", "in", [...filter.chunkIds]);
+  const entityIds = filter.entityIds;
+  if (entityIds !== undefined) q = q.where((eb) => eb.or([eb("t.source_entity_id", "in", [...entityIds]), eb("t.target_entity_id", "in", [...entityIds])]));
+  // With a selective filter, `+ 0` keeps SQLite from walking the collection in key order
+  // instead of using that filter's index; a whole-collection page walks the key index.
+  const selective = filter.sourceId !== undefined || filter.chunkIds !== undefined || entityIds !== undefined;
+  return renderRows(
+    db,
+    s,
+    await q
+      .orderBy(selective ? sql`t.triplet_key + 0` : sql`t.triplet_key`)
+      .limit(limit)
+      .execute(),
+  );
+}
+
+type TripletRow = { triplet_key: number; item_id: string; chunk_id: string; source_entity_id: string; target_entity_id: string; relations: string };
+
+async function renderRows(db: Executor, s: TraversalScope, rows: readonly TripletRow[]): Promise<StoredTriplet[]> {
+  const entities = await entitiesById(
+    db,
+    s,
+    rows.flatMap((r) => [r.source_entity_id, r.target_entity_id]),
+  );
+  return rows.map((r) => {
+    const relations = (JSON.parse(r.relations) as GraphRelation[]).map((rel) => ({
+      ...rel,
+      source_entity_id: r.source_entity_id,
+      target_entity_id: r.target_entity_id,
+    }));
+    return {
+      key: Number(r.triplet_key),
+      itemId: r.item_id,
+      source: entities.get(r.source_entity_id) ?? toEntity(undefined, r.source_entity_id),
+      target: entities.get(r.target_entity_id) ?? toEntity(undefined, r.target_entity_id),
+      relations,
+      chunk_id: r.chunk_id,
+    };
+  });
+}
+
+/**
+ * Triplets of one kind recorded by these items (already known visible), in the items' order,
+ * at most `limit`. Read through the per-item index: a collection-wide key order would scan.
+ */
+export async function tripletsOfItems(
+  db: Executor,
+  s: TraversalScope,
+  itemIds: readonly string[],
+  kind: "chunk" | "structural",
+  limit: number,
+): Promise<StoredTriplet[]> {
+  const rows: TripletRow[] = [];
+  for (let i = 0; i < itemIds.length && rows.length < limit; i += 100) {
+    const part = await db
+      .selectFrom("context_graph_triplets")
+      .select(["triplet_key", "item_id", "chunk_id", "source_entity_id", "target_entity_id", "relations"])
+      .where("item_id", "in", itemIds.slice(i, i + 100))
+      .where("kind", "=", kind)
+      .execute();
+    const order = new Map(itemIds.map((id, n) => [id, n]));
+    part.sort((a, b) => (order.get(a.item_id) ?? 0) - (order.get(b.item_id) ?? 0) || Number(a.triplet_key) - Number(b.triplet_key));
+    rows.push(...part);
+  }
+  return renderRows(db, s, rows.slice(0, limit));
+}
+
+/** The triplet as sent: without the store's key and item id. */
+export const toWire = (t: StoredTriplet): WireTriplet => ({ source: t.source, target: t.target, relations: t.relations, chunk_id: t.chunk_id });

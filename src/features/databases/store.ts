@@ -1,0 +1,71 @@
+import type { Executor } from "../../platform/store/db.js";
+import type { DatabaseKind, DatabaseStatus, DatabasesTable } from "../../platform/store/schema.js";
+
+export type DatabaseRow = DatabasesTable;
+
+/** Databases and collections of one organization. One SQL implementation serves both backends. */
+export class DatabaseStore {
+  constructor(private readonly db: Executor) {}
+
+  async insert(row: DatabaseRow): Promise<void> {
+    await this.db.insertInto("databases").values(row).execute();
+  }
+
+  /** The live (not being deleted) database with this name in the organization. */
+  async findLive(orgId: string, name: string): Promise<DatabaseRow | undefined> {
+    return this.db
+      .selectFrom("databases")
+      .selectAll()
+      .where("org_id", "=", orgId)
+      .where("name", "=", name)
+      .where("status", "<>", "deleting")
+      .executeTakeFirst();
+  }
+
+  async getById(id: string): Promise<DatabaseRow | undefined> {
+    return this.db.selectFrom("databases").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  async listLive(orgId: string, kind?: DatabaseKind): Promise<DatabaseRow[]> {
+    let q = this.db.selectFrom("databases").selectAll().where("org_id", "=", orgId).where("status", "<>", "deleting");
+    if (kind) q = q.where("kind", "=", kind);
+    return q.orderBy("created_at").orderBy("name").execute();
+  }
+
+  async countLive(orgId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("databases")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("org_id", "=", orgId)
+      .where("status", "<>", "deleting")
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async setStatus(id: string, status: DatabaseStatus, at: number, error: string | null = null): Promise<boolean> {
+    const res = await this.db.updateTable("databases").set({ status, updated_at: at, error }).where("id", "=", id).executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  async setSchema(id: string, schemaJson: string, at: number): Promise<void> {
+    await this.db.updateTable("databases").set({ metadata_schema: schemaJson, updated_at: at }).where("id", "=", id).execute();
+  }
+
+  async deleteRow(id: string): Promise<void> {
+    await this.db.deleteFrom("databases").where("id", "=", id).execute();
+  }
+
+  /** Creates the collection if it does not exist yet (collections appear on first use). */
+  async ensureCollection(databaseId: string, name: string, at: number): Promise<void> {
+    await this.db
+      .insertInto("collections")
+      .values({ database_id: databaseId, name, created_at: at })
+      .onConflict((oc) => oc.columns(["database_id", "name"]).doNothing())
+      .execute();
+  }
+
+  async listCollections(databaseId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom("collections").select("name").where("database_id", "=", databaseId).orderBy("created_at").orderBy("name").execute();
+    return rows.map((r) => r.name);
+  }
+}

@@ -1,0 +1,125 @@
+import type { Executor, Store } from "../../platform/store/db.js";
+import type { QueryLogTable } from "../../platform/store/schema.js";
+
+export interface LoggedQuery {
+  readonly orgId: string;
+  /** The query's `meta.request_id` (also its X-Request-ID header). */
+  readonly requestId: string;
+  readonly database?: string | null;
+  readonly collection?: string | null;
+}
+
+export interface QueryLogOptions {
+  /** Entries waiting at most; past it the oldest are dropped (with a warning). */
+  readonly maxPending: number;
+  /** How long entries gather before a flush (one multi-row insert). */
+  readonly flushDelayMs: number;
+  /** Wait before retrying a flush the store refused. */
+  readonly retryDelayMs: number;
+}
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+}
+
+const DEFAULTS: QueryLogOptions = { maxPending: 10_000, flushDelayMs: 50, retryDelayMs: 1_000 };
+const ROWS_PER_INSERT = 500;
+
+/**
+ * The queries each organization made, so feedback can only refer to a real query of the
+ * same organization. A query never writes to answer: `record` buffers the entry and a
+ * background flush inserts what has gathered; a failed flush is logged and retried, never
+ * returned to the query. `find` sees entries still waiting too. Another process sees an
+ * entry once it is flushed (within about flushDelayMs while the store can be written).
+ */
+export class QueryLog {
+  private pending: QueryLogTable[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private dropped = 0;
+  private readonly options: QueryLogOptions;
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+    options: Partial<QueryLogOptions> = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** Buffers one answered query; returns at once. */
+  record(entry: LoggedQuery): void {
+    this.pending.push({
+      org_id: entry.orgId,
+      // UUIDs compare case-insensitively; feedback looks them up lowercased.
+      request_id: entry.requestId.toLowerCase(),
+      database_name: entry.database ?? null,
+      collection: entry.collection ?? null,
+      created_at: this.now(),
+    });
+    const excess = this.pending.length - this.options.maxPending;
+    if (excess > 0) {
+      this.pending.splice(0, excess);
+      this.dropped += excess;
+    }
+    this.schedule(this.options.flushDelayMs);
+  }
+
+  async find(executor: Executor, orgId: string, requestId: string): Promise<QueryLogTable | undefined> {
+    const id = requestId.toLowerCase();
+    const waiting = this.pending.find((p) => p.org_id === orgId && p.request_id === id);
+    if (waiting) return waiting;
+    await this.flushing; // an entry being inserted right now
+    const inMemory = this.pending.find((p) => p.org_id === orgId && p.request_id === id);
+    if (inMemory) return inMemory; // its flush failed and put it back
+    return executor.selectFrom("query_log").selectAll().where("org_id", "=", orgId).where("request_id", "=", id).executeTakeFirst();
+  }
+
+  /** Writes what is waiting now (shutdown, tests); failures are logged, the entries kept for a retry. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.flushing) await this.flushing;
+    if (this.pending.length === 0) return;
+    this.flushing = this.write().finally(() => (this.flushing = null));
+    await this.flushing;
+  }
+
+  /** Entries not yet written. */
+  get waiting(): number {
+    return this.pending.length;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      for (let i = 0; i < batch.length; i += ROWS_PER_INSERT) {
+        await this.store.db
+          .insertInto("query_log")
+          .values(batch.slice(i, i + ROWS_PER_INSERT))
+          .onConflict((oc) => oc.columns(["org_id", "request_id"]).doNothing())
+          .execute();
+      }
+    } catch (err) {
+      // Back in front of newer entries, within the bound; tried again later.
+      this.pending = [...batch, ...this.pending].slice(-this.options.maxPending);
+      this.logger.warn({ err, waiting: this.pending.length }, "writing the query log failed; retrying");
+      this.schedule(this.options.retryDelayMs);
+    }
+    if (this.dropped > 0) {
+      this.logger.warn({ dropped: this.dropped }, "query log entries dropped: too many waiting for the store");
+      this.dropped = 0;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import type { Static } from "@sinclair/typebox";
+import type { App } from "../../platform/http/app-type.js";
+import { requirePrincipal } from "../../platform/http/auth.js";
+import {
+  CreatedGraphDatabase,
+  DeletedGraphDatabase,
+  DroppedGraphCollection,
+  GraphCollectionBody,
+  GraphCollectionList,
+  GraphDatabaseBody,
+  GraphDatabaseQuery,
+  GraphQueryBody,
+  GraphQueryResult,
+} from "./schemas.js";
+import type { GraphAreaService } from "./service.js";
+
+/** Spec limit for graph-area request bodies; above it 413 in this area's {detail} shape. */
+export const GRAPH_BODY_LIMIT_BYTES = 256 * 1024;
+
+const tags = ["Graph (bring-your-own-graph)"];
+// Errors use {detail: {success: false, message, error_code}}; a missing or invalid key is 403.
+const config = { shape: "legacy" as const, authFailureStatus: 403 as const };
+const bodyLimit = GRAPH_BODY_LIMIT_BYTES;
+
+/**
+ * The graph area. Successes are plain objects with `success: true`, the counterpart of the
+ * {detail: {success: false, ...}} errors; the query's rows are under `data`.
+ */
+export function registerGraphAreaRoutes(app: App, service: GraphAreaService): void {
+  app.post("/byog/databases", { config, bodyLimit, schema: { tags, body: GraphDatabaseBody, response: { 200: CreatedGraphDatabase } } }, async (req) => {
+    const { orgId } = requirePrincipal(req);
+    const row = await service.createDatabase(orgId, req.body.database);
+    return { success: true as const, database: row.name, status: "ready" as const };
+  });
+
+  app.post("/byog/query", { config, bodyLimit, schema: { tags, body: GraphQueryBody, response: { 200: GraphQueryResult } } }, async (req, reply) => {
+    const { orgId } = requirePrincipal(req);
+    const { database, collection, query, params } = req.body;
+    const outcome = await service.query(orgId, database, collection, query, params ?? {});
+    // The cap drops rows silently (spec); the header lets a client notice and page.
+    if (outcome.truncated) void reply.header("X-Result-Truncated", "true");
+    // The worker rendered and serialised the rows; Fastify sends a string with a JSON content type
+    // as it is, so the rows (of any size or depth) are never walked again on this thread. The body
+    // is exactly the declared GraphQueryResult, hence the cast.
+    const body = `{"success":true,"data":${outcome.json}}`;
+    return reply.type("application/json; charset=utf-8").send(body as unknown as Static<typeof GraphQueryResult>);
+  });
+
+  app.get("/byog/collections", { config, schema: { tags, querystring: GraphDatabaseQuery, response: { 200: GraphCollectionList } } }, async (req) => {
+    const { orgId } = requirePrincipal(req);
+    const collections = await service.listCollections(orgId, req.query.database);
+    return { success: true as const, database: req.query.database, collections };
+  });
+
+  app.delete(
+    "/byog/collections",
+    { config, bodyLimit, schema: { tags, body: GraphCollectionBody, response: { 200: DroppedGraphCollection } } },
+    async (req) => {
+      const { orgId } = requirePrincipal(req);
+      const { database, collection } = req.body;
+      const dropped = await service.dropCollection(orgId, database, collection);
+      return { success: true as const, database, collection, dropped };
+    },
+  );
+
+  app.delete("/byog/databases", { config, bodyLimit, schema: { tags, body: GraphDatabaseBody, response: { 200: DeletedGraphDatabase } } }, async (req) => {
+    const { orgId } = requirePrincipal(req);
+    return { success: true as const, ...(await service.deleteDatabase(orgId, req.body.database)) };
+  });
+}

@@ -1,0 +1,128 @@
+import { createWriteStream, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { Transform, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { FastifyRequest } from "fastify";
+import type {} from "@fastify/multipart";
+import { AppError, invalidInput } from "../../platform/errors/app-error.js";
+import type { ArchiveLimits } from "../../engines/documents/parse/index.js";
+import type { UploadedFile } from "./ingest-input.js";
+
+export interface UploadLimits {
+  /** One file part (400 FILE_TOO_LARGE beyond, the spec's code for one file). */
+  readonly maxFileBytes: number;
+  /** All parts of the request together, files and text fields (413 PAYLOAD_TOO_LARGE beyond). */
+  readonly maxRequestBytes: number;
+  /** File parts per request (413 PAYLOAD_TOO_LARGE beyond). */
+  readonly maxFiles: number;
+  /** Where file parts are spooled while the request is served; a fresh folder per request inside it. */
+  readonly spoolDir: string;
+  /** Zip-based files (DOCX) past these are refused per file at once, before they are stored. */
+  readonly archive: ArchiveLimits;
+}
+
+export interface MultipartBody {
+  fields: Record<string, unknown>;
+  files: UploadedFile[];
+  /** Removes the spooled files; call once the request is served, whatever its outcome. */
+  dispose(): Promise<void>;
+}
+
+const FILE_PARTS = new Set(["files", "documents", "file", "document"]);
+const MAX_TEXT_FIELDS = 100;
+const MAX_FIELD_BYTES = 64 * 1024 * 1024;
+
+/** A file part kept on disk: its bytes are read when asked for, so a request never holds them all. */
+class SpooledFile implements UploadedFile {
+  constructor(
+    readonly name: string,
+    readonly mime: string | undefined,
+    readonly path: string,
+    readonly size: number,
+  ) {}
+
+  get bytes(): Uint8Array {
+    return readFileSync(this.path);
+  }
+}
+
+const overBudget = (limits: UploadLimits): AppError =>
+  new AppError("PAYLOAD_TOO_LARGE", `the upload exceeds ${limits.maxRequestBytes} bytes in total (MAX_REQUEST_UPLOAD_BYTES); nothing was stored`);
+
+/** Counts bytes through a stream and fails it once the request's budget is spent. */
+class BudgetMeter extends Transform {
+  constructor(
+    private readonly budget: { remaining: number },
+    private readonly limits: UploadLimits,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.budget.remaining -= chunk.byteLength;
+    if (this.budget.remaining < 0) done(overBudget(this.limits));
+    else done(null, chunk);
+  }
+}
+
+/** The multipart library's limit errors, as our codes. */
+function limitError(err: unknown, limits: UploadLimits): AppError | null {
+  switch ((err as { code?: string }).code) {
+    case "FST_FILES_LIMIT":
+      return new AppError("PAYLOAD_TOO_LARGE", `at most ${limits.maxFiles} files per request (MAX_UPLOAD_FILES); nothing was stored`);
+    case "FST_FIELDS_LIMIT":
+    case "FST_PARTS_LIMIT":
+      return new AppError("PAYLOAD_TOO_LARGE", `at most ${MAX_TEXT_FIELDS} text fields per request; nothing was stored`);
+    case "FST_REQ_FILE_TOO_LARGE":
+      return new AppError("FILE_TOO_LARGE", `a file is larger than ${limits.maxFileBytes} bytes (MAX_UPLOAD_BYTES)`);
+    default:
+      return null;
+  }
+}
+
+async function readParts(req: FastifyRequest, limits: UploadLimits, dir: string, body: MultipartBody): Promise<void> {
+  const budget = { remaining: limits.maxRequestBytes };
+  const parts = req.parts({
+    limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: MAX_TEXT_FIELDS, fieldSize: Math.min(MAX_FIELD_BYTES, limits.maxRequestBytes) },
+  });
+  for await (const part of parts) {
+    if (part.type === "file") {
+      if (!FILE_PARTS.has(part.fieldname)) throw invalidInput(`unexpected file part '${part.fieldname}'; send files as 'files'`);
+      const path = join(dir, String(body.files.length));
+      const before = budget.remaining;
+      const meter = new BudgetMeter(budget, limits);
+      await pipeline(part.file, meter, createWriteStream(path));
+      if (part.file.truncated) throw new AppError("FILE_TOO_LARGE", `'${part.filename}' is larger than ${limits.maxFileBytes} bytes (MAX_UPLOAD_BYTES)`);
+      body.files.push(new SpooledFile(part.filename || "upload", part.mimetype || undefined, path, before - budget.remaining));
+    } else {
+      if (part.valueTruncated) throw overBudget(limits);
+      const value: unknown = part.value;
+      budget.remaining -= typeof value === "string" ? Buffer.byteLength(value) : 0;
+      if (budget.remaining < 0) throw overBudget(limits);
+      body.fields[part.fieldname] = value;
+    }
+  }
+}
+
+/**
+ * Reads a multipart body within the request's budget: file parts streamed to a per-request
+ * folder on disk (never buffered whole), text fields counted against the same budget. On any
+ * failure the folder is removed before the error leaves.
+ */
+export async function readMultipartBody(req: FastifyRequest, limits: UploadLimits): Promise<MultipartBody> {
+  await mkdir(limits.spoolDir, { recursive: true });
+  const dir = await mkdtemp(join(limits.spoolDir, "upload-"));
+  const body: MultipartBody = { fields: {}, files: [], dispose: () => rm(dir, { recursive: true, force: true }) };
+  try {
+    await readParts(req, limits, dir, body);
+    return body;
+  } catch (err) {
+    await body.dispose();
+    if (err instanceof AppError) throw err;
+    const limit = limitError(err, limits);
+    if (limit) throw limit;
+    // busboy's parse errors (truncated body, bad boundary) are the client's
+    throw invalidInput(`malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

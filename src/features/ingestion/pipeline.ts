@@ -1,0 +1,276 @@
+import { randomUUID } from "node:crypto";
+import type { SharedEmbedder } from "../../engines/embeddings/shared-embedder.js";
+import type { JobContext } from "../../platform/jobs/worker.js";
+import type { Executor, Store } from "../../platform/store/db.js";
+import type { IndexingStatus } from "../../platform/store/schema.js";
+import { termFrequencies } from "../../engines/bm25/index.js";
+import type { ChunkBuilder } from "./build-chunks.js";
+import { Coalescer } from "../../platform/util/coalescer.js";
+import { ItemStore, type ChunkInsert, type ItemRow } from "../items/store.js";
+import type { StatusListener } from "./status-events.js";
+import type { VectorScope, VectorStore } from "../search/vector-store.js";
+
+/**
+ * Builds the graph of an item in the `ingest.graph` job (the graph subsystem plugs in here):
+ * `prepare` runs outside any transaction (the CPU-heavy extraction, a chat model call) and its
+ * result goes to `write`, inside the transaction that marks the item completed, so the write
+ * lock is held only for writes.
+ */
+export interface GraphStage<P> {
+  prepare(item: ItemRow, chunkKeys: readonly number[]): Promise<P>;
+  write(tx: Executor, item: ItemRow, chunkKeys: readonly number[], prepared: P): Promise<void>;
+}
+
+type PreparedWrite = (tx: Executor) => Promise<void>;
+
+/** Schedules the graph jobs of items inside the transaction that makes them searchable. */
+export type GraphScheduler = (tx: Executor, items: readonly ItemRow[]) => Promise<void>;
+
+/** An item ready to become searchable: its chunks and their vectors. */
+interface Searchable {
+  readonly item: ItemRow;
+  readonly chunks: readonly ChunkInsert[];
+  readonly vectors: readonly Float32Array[];
+  readonly inferred: string | null;
+  /** A retried job: clear whatever an earlier attempt may have left. */
+  readonly retry: boolean;
+}
+
+class Superseded extends Error {}
+
+const scopeOf = (item: ItemRow): VectorScope => ({ databaseId: item.database_id, corpus: item.corpus, collection: item.collection });
+
+/**
+ * The indexing pipeline of one item, as two jobs:
+ * `ingest.item`: queued -> processing (parse, chunk, embed) -> graph_creation (chunks, postings
+ * and vectors stored: searchable), which enqueues in the same transaction
+ * `ingest.graph`: graph_creation -> completed (graph built).
+ * Either ends errored with a code on failure. Every write is fenced on the item's generation
+ * and its expected current state, so a job of a replaced (upserted) item stops without writing
+ * and a terminal state (completed, errored) is never overwritten. Graph building is a job of its
+ * own so that it can run at background priority: making items searchable comes first.
+ * Concurrent jobs share their writes (group commit): items loaded, started and made searchable
+ * together take one transaction and a few multi-row statements, not a dozen round trips each.
+ */
+export class IngestPipeline {
+  private readonly listeners: StatusListener[] = [];
+  private readonly graphStages: Array<(item: ItemRow, chunkKeys: readonly number[]) => Promise<PreparedWrite>> = [];
+  /** Database names for status events; a database's name never changes. */
+  private readonly databaseNames = new Map<string, string>();
+  private readonly loads = new Coalescer<string, ItemRow | undefined>((ids) => new ItemStore(this.store.db).getByIds(ids));
+  private readonly starts = new Coalescer<ItemRow, boolean>((items) => this.startItems(items));
+  private readonly searchable = new Coalescer<Searchable, number[] | null>((entries) => this.makeSearchable(entries));
+  private readonly completions = new Coalescer<{ item: ItemRow; writes: readonly PreparedWrite[] }, boolean>((entries) => this.completeItems(entries));
+
+  constructor(
+    private readonly store: Store,
+    private readonly builder: ChunkBuilder,
+    private readonly embedder: SharedEmbedder,
+    private readonly vectors: VectorStore,
+    private readonly scheduleGraph: GraphScheduler,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Loads the embedding model now rather than on the first item (benchmarks, eager nodes). */
+  async warmUp(texts: string[] = ["warm up"]): Promise<void> {
+    await this.embedder.embed(texts);
+  }
+
+  onStatusChange(listener: StatusListener): void {
+    this.listeners.push(listener);
+  }
+
+  addGraphStage<P>(stage: GraphStage<P>): void {
+    this.graphStages.push(async (item, chunkKeys) => {
+      const prepared = await stage.prepare(item, chunkKeys);
+      return (tx) => stage.write(tx, item, chunkKeys, prepared);
+    });
+  }
+
+  /** The `ingest.item` job: to searchable. */
+  async process(itemId: string, generation: number, ctx: JobContext): Promise<void> {
+    await this.runJob(itemId, generation, ctx, ["queued", "processing"], (item) => this.index(item, ctx));
+  }
+
+  /** The `ingest.graph` job: from searchable to completed. */
+  async buildGraph(itemId: string, generation: number, ctx: JobContext): Promise<void> {
+    await this.runJob(itemId, generation, ctx, ["graph_creation"], (item) => this.graph(item));
+  }
+
+  private async runJob(
+    itemId: string,
+    generation: number,
+    ctx: JobContext,
+    from: readonly IndexingStatus[],
+    step: (item: ItemRow) => Promise<void>,
+  ): Promise<void> {
+    const item = await this.loads.submit(itemId);
+    if (!item || item.generation !== generation || !from.includes(item.status)) return;
+    try {
+      await step(item);
+    } catch (err) {
+      if (err instanceof Superseded) return;
+      // The last attempt must leave the item terminal rather than stuck mid-pipeline.
+      if (ctx.job.attempts >= ctx.job.maxAttempts) {
+        const message = err instanceof Error ? err.message : String(err);
+        await this.setStatus(item, from, "errored", { code: "PROCESSING_FAILED", message: `indexing failed: ${message}` }).catch(() => undefined);
+        return;
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Ends an item `errored` (reconciliation of lost jobs) if it is still at `generation` and in
+   * the `expected` state; false when it was replaced, moved on (a late job finished it) or is gone.
+   */
+  async endWithError(itemId: string, generation: number, expected: IndexingStatus, error: { code: string; message: string }): Promise<boolean> {
+    const item = await new ItemStore(this.store.db).getById(itemId);
+    if (!item || item.generation !== generation) return false;
+    try {
+      await this.setStatus(item, [expected], "errored", error);
+      return true;
+    } catch (err) {
+      if (err instanceof Superseded) return false;
+      throw err;
+    }
+  }
+
+  private async index(item: ItemRow, ctx: JobContext): Promise<void> {
+    if (!(await this.starts.submit(item))) throw new Superseded();
+    const built = await this.builder.build(item);
+    if (!built.ok) {
+      await this.setStatus(item, ["processing"], "errored", { code: built.code, message: built.message });
+      return;
+    }
+    if (built.chunks.length === 0) {
+      await this.setStatus(item, ["processing"], "errored", { code: "PROCESSING_FAILED", message: "the item has no indexable text" });
+      return;
+    }
+    const vectors = await this.embedder.embed(built.chunks.map((c) => c.text));
+    if (ctx.signal.aborted) throw new Error("aborted");
+    await this.vectors.prepare(vectors[0]?.length ?? 0);
+    const chunks = built.chunks.map((c) => ({
+      chunk_uuid: randomUUID(),
+      position: c.position,
+      content: c.text,
+      section_path: c.sectionPath,
+      page: c.page ?? null,
+      unit: c.unit ?? null,
+      token_count: c.tokenCount,
+      terms: termFrequencies(c.text),
+    }));
+    const keys = await this.searchable.submit({ item, chunks, vectors, inferred: built.inferred, retry: ctx.job.attempts > 1 });
+    if (!keys) throw new Superseded();
+  }
+
+  /** queued -> processing for several items in one transaction; false for an item replaced meanwhile. */
+  private async startItems(items: readonly ItemRow[]): Promise<boolean[]> {
+    return this.store.transaction(async (tx) => {
+      const started: boolean[] = [];
+      for (const item of items) started.push(await this.trySetStatusIn(tx, item, ["queued", "processing"], "processing"));
+      return started;
+    });
+  }
+
+  /**
+   * processing -> graph_creation for several items in one transaction: their chunks, postings
+   * and vectors in multi-row statements, their graph jobs scheduled. An item replaced meanwhile
+   * (its generation moved on) gets null and nothing of it is written.
+   */
+  private async makeSearchable(entries: readonly Searchable[]): Promise<Array<number[] | null>> {
+    const written = await this.store.transaction(async (tx) => {
+      const items = new ItemStore(tx);
+      const live: Searchable[] = [];
+      for (const e of entries) {
+        if (e.retry) await items.deleteChunks(e.item.id); // leftovers of an interrupted earlier attempt
+        const extra = { chunk_count: e.chunks.length, inferred_content: e.inferred };
+        if (await this.trySetStatusIn(tx, e.item, ["processing"], "graph_creation", null, extra)) live.push(e);
+      }
+      const keys = await items.insertChunksOf(live);
+      await this.vectors.insertMany(
+        tx,
+        live.map((e, i) => ({ scope: scopeOf(e.item), keys: keys[i]!, vectors: e.vectors })),
+      );
+      await this.scheduleGraph(
+        tx,
+        live.map((e) => e.item),
+      );
+      return new Map(live.map((e, i) => [e, keys[i]!]));
+    });
+    for (const [e, keys] of written) await this.vectors.indexAdded(scopeOf(e.item), keys, e.vectors);
+    return entries.map((e) => written.get(e) ?? null);
+  }
+
+  private async graph(item: ItemRow): Promise<void> {
+    const chunkKeys = await new ItemStore(this.store.db).chunkKeys(item.id);
+    const writes: PreparedWrite[] = [];
+    for (const stage of this.graphStages) writes.push(await stage(item, chunkKeys));
+    if (!(await this.completions.submit({ item, writes }))) throw new Superseded();
+  }
+
+  /**
+   * graph_creation -> completed for several items in one transaction, their graphs written one
+   * after the other: graphs of one collection share entity rows, and concurrent transactions
+   * would each hold those rows locked while they wait on the event loop.
+   */
+  private async completeItems(entries: ReadonlyArray<{ item: ItemRow; writes: readonly PreparedWrite[] }>): Promise<boolean[]> {
+    return this.store.transaction(async (tx) => {
+      const completed: boolean[] = [];
+      for (const { item, writes } of entries) {
+        const live = await this.trySetStatusIn(tx, item, ["graph_creation"], "completed");
+        if (live) for (const write of writes) await write(tx);
+        completed.push(live);
+      }
+      return completed;
+    });
+  }
+
+  private async setStatus(
+    item: ItemRow,
+    from: readonly IndexingStatus[],
+    status: IndexingStatus,
+    error: { code: string; message: string } | null = null,
+  ): Promise<void> {
+    if (!(await this.store.transaction((tx) => this.trySetStatusIn(tx, item, from, status, error)))) throw new Superseded();
+  }
+
+  /**
+   * Moves the item's generation from one of the `from` states to `status` and tells the
+   * listeners; false when it was replaced or is no longer in a `from` state (a terminal state
+   * is never left: a late job or reconcile cannot overwrite it, nor announce it twice).
+   */
+  private async trySetStatusIn(
+    tx: Executor,
+    item: ItemRow,
+    from: readonly IndexingStatus[],
+    status: IndexingStatus,
+    error: { code: string; message: string } | null = null,
+    extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
+  ): Promise<boolean> {
+    const updated = await new ItemStore(tx).setStatus(item.id, item.generation, from, status, this.now(), error, extra);
+    if (!updated) return false;
+    if (this.listeners.length === 0) return true;
+    const database = await this.databaseName(tx, item.database_id);
+    for (const listener of this.listeners) {
+      await listener(tx, {
+        orgId: item.org_id,
+        database,
+        collection: item.collection,
+        itemId: item.source_id,
+        indexingStatus: status,
+        errorCode: error?.code ?? null,
+        errorMessage: error?.message ?? null,
+      });
+    }
+    return true;
+  }
+
+  private async databaseName(tx: Executor, databaseId: string): Promise<string> {
+    const known = this.databaseNames.get(databaseId);
+    if (known !== undefined) return known;
+    const row = await tx.selectFrom("databases").select("name").where("id", "=", databaseId).executeTakeFirst();
+    if (row) this.databaseNames.set(databaseId, row.name);
+    return row?.name ?? "";
+  }
+}

@@ -1,0 +1,87 @@
+import type { FastifyRequest } from "fastify";
+import { invalidInput } from "../../platform/errors/app-error.js";
+import type { App } from "../../platform/http/app-type.js";
+import { resolveScope } from "../../platform/http/aliases.js";
+import { requirePrincipal } from "../../platform/http/auth.js";
+import { sendData } from "../../platform/http/envelope.js";
+import { validateDatabaseName } from "../databases/service.js";
+import { keyProblem, nameProblem } from "../../platform/util/identifiers.js";
+import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
+import { IngestBody } from "./schemas.js";
+import type { IngestRequest, IngestService } from "./service.js";
+import { readMultipartBody, type UploadLimits } from "./multipart-upload.js";
+import type { ArchiveLimits } from "../../engines/documents/parse/index.js";
+import { decodeBoolean, decodeJsonArray, decodeJsonObject, decodePrincipals, decodeString } from "../items/json-field.js";
+
+export interface RawIngest {
+  fields: Record<string, unknown>;
+  files: UploadedFile[];
+  /** Limits for zip-based files, checked per file before anything is stored. */
+  archive?: ArchiveLimits;
+}
+
+/**
+ * Reads the ingest body (multipart, files spooled to disk within the request's budget, or a
+ * JSON object) and serves it with `handle`; spooled files are removed once it is done.
+ */
+export async function withIngestBody<T>(req: FastifyRequest, limits: UploadLimits, handle: (raw: RawIngest) => Promise<T>): Promise<T> {
+  if (!req.isMultipart()) {
+    if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
+      throw invalidInput("the body must be multipart/form-data or a JSON object");
+    }
+    return handle({ fields: req.body as Record<string, unknown>, files: [] });
+  }
+  const body = await readMultipartBody(req, limits);
+  try {
+    return await handle({ fields: body.fields, files: body.files, archive: limits.archive });
+  } finally {
+    await body.dispose();
+  }
+}
+
+/**
+ * Turns an ingest body into the service request: scope with its aliases, type, upsert, ACL,
+ * metadata and the per-item drafts. `forcedType` serves the v1 routes that imply the type.
+ */
+export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: string, forcedType?: "knowledge" | "memory"): IngestRequest {
+  const f = raw.fields;
+  const { database, collection } = resolveScope(req, f);
+  if (database === undefined) throw invalidInput("'database' is required");
+  validateDatabaseName(database);
+  if (collection !== undefined && typeof collection !== "string") throw invalidInput("'collection' must be a string");
+  const collectionProblem = collection === undefined ? null : nameProblem(collection);
+  if (collectionProblem) throw invalidInput(`'collection' ${collectionProblem}`);
+  const type = forcedType ?? decodeString("type", f.type) ?? (f.memories !== undefined ? "memory" : "knowledge");
+  if (type !== "knowledge" && type !== "memory") throw invalidInput("'type' must be 'knowledge' or 'memory'");
+  const upsert = decodeBoolean("upsert", f.upsert, true);
+  const allowDuplicates = decodeBoolean("allow_duplicates", f.allow_duplicates, false);
+  const acl = decodePrincipals("acl", f.acl);
+  const metadata = decodeJsonObject("metadata", f.metadata) ?? {};
+  const additionalMetadata = decodeJsonObject("additional_metadata", f.additional_metadata) ?? {};
+
+  let drafts: DraftResult[];
+  if (type === "memory") {
+    if (raw.files.length > 0) throw invalidInput("files can only be ingested as type 'knowledge'");
+    const memories = decodeJsonArray("memories", f.memories);
+    if (!memories || memories.length === 0) throw invalidInput("'memories' is required for type 'memory'");
+    drafts = memoryDrafts(memories);
+  } else {
+    const documentMetadata = decodeJsonArray("document_metadata", f.document_metadata ?? f.file_metadata);
+    const appKnowledge = decodeJsonArray("app_knowledge", f.app_knowledge, !req.isMultipart());
+    if (raw.files.length === 0 && (!appKnowledge || appKnowledge.length === 0)) {
+      throw invalidInput("nothing to ingest: send 'files' and/or 'app_knowledge'");
+    }
+    drafts = [...fileDrafts(raw.files, documentMetadata, acl, raw.archive), ...appDrafts(appKnowledge ?? [], acl)];
+  }
+  const keys = keyProblem(metadata) ?? keyProblem(additionalMetadata);
+  if (keys) throw invalidInput(`metadata ${keys}`);
+  return { orgId, database, collection, corpus: type, upsert, allowDuplicates, drafts: checkIdentifiers(drafts), metadata, additionalMetadata };
+}
+
+export function registerIngestRoutes(app: App, service: IngestService, limits: UploadLimits): void {
+  app.post("/context/ingest", { schema: { tags: ["Context"], body: IngestBody } }, async (req, reply) => {
+    const { orgId } = requirePrincipal(req);
+    const result = await withIngestBody(req, limits, async (raw) => service.ingest(ingestRequestOf(req, raw, orgId)));
+    return sendData(req, reply, result, 202);
+  });
+}

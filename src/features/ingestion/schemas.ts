@@ -1,0 +1,55 @@
+import { Type, type TProperties } from "@sinclair/typebox";
+import { multipartOrJson } from "../../platform/http/route-decoded-body.js";
+
+/** The documented body of POST /context/ingest (and of the v1 upload); ingest-routes.ts decodes it. */
+const jsonText = (what: string) => Type.String({ description: `${what}, JSON-encoded` });
+
+const scope: TProperties = {
+  database: Type.String({ description: "required (alias: tenant_id)" }),
+  tenant_id: Type.Optional(Type.String({ description: "deprecated alias of database" })),
+  collection: Type.Optional(Type.String({ description: "default collection when omitted (alias: sub_tenant_id)" })),
+  sub_tenant_id: Type.Optional(Type.String({ description: "deprecated alias of collection" })),
+};
+
+const common: TProperties = {
+  type: Type.Optional(Type.Union([Type.Literal("knowledge"), Type.Literal("memory")], { description: "default knowledge (memory when memories are sent)" })),
+  upsert: Type.Optional(Type.Boolean({ description: "default true: an item with the same id is replaced; false fails it with ITEM_ALREADY_EXISTS" })),
+  allow_duplicates: Type.Optional(
+    Type.Boolean({
+      description:
+        "default false: a file without an id whose bytes are already stored in the collection is answered with the stored item (status duplicate) instead of being stored again; true stores it again",
+    }),
+  ),
+};
+
+const filesPart = Type.Array(Type.String({ format: "binary" }), {
+  description: "knowledge files (PDF, DOCX, Markdown, CSV, TXT); part name files (or documents)",
+});
+
+export const IngestMultipart = Type.Object({
+  ...scope,
+  ...common,
+  files: Type.Optional(filesPart),
+  document_metadata: Type.Optional(jsonText("array pairing by order with files: {id, title, description, note, url, timestamp, relations: {ids}, acl}")),
+  app_knowledge: Type.Optional(jsonText("array of app items")),
+  memories: Type.Optional(jsonText("array of memories (type memory)")),
+  metadata: Type.Optional(jsonText("object of schema-aligned metadata")),
+  additional_metadata: Type.Optional(jsonText("object of free-form metadata")),
+  acl: Type.Optional(Type.String({ description: "principals allowed to read the items: a JSON array or a comma-separated list" })),
+});
+
+export const IngestJson = Type.Object({
+  ...scope,
+  ...common,
+  app_knowledge: Type.Optional(
+    Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+      description: "app items (simple: id, type, content.text; or rich: kind, provider, external_id, fields, ...)",
+    }),
+  ),
+  memories: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "memories: {id?, text | user_assistant_pairs, infer?, ...}" })),
+  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  additional_metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  acl: Type.Optional(Type.Array(Type.String())),
+});
+
+export const IngestBody = multipartOrJson(IngestMultipart, IngestJson);

@@ -1,0 +1,20 @@
+import type { Executor } from "../../platform/store/db.js";
+import type { IndexingStatus } from "../../platform/store/schema.js";
+
+export interface StatusChange {
+  orgId: string;
+  database: string;
+  collection: string;
+  itemId: string;
+  indexingStatus: IndexingStatus;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+/**
+ * Called inside the transaction that writes an item's new status, so whatever a listener
+ * records (a webhook delivery) commits or rolls back together with the status itself.
+ */
+export type StatusListener = (tx: Executor, change: StatusChange) => Promise<void>;
+
+export const TERMINAL_STATUSES: ReadonlySet<IndexingStatus> = new Set(["completed", "errored"]);

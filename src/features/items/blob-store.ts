@@ -1,0 +1,78 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Executor, Store } from "../../platform/store/db.js";
+
+/**
+ * Where uploaded files live: in DATA_DIR on the embedded backend, in PostgreSQL itself on
+ * the PostgreSQL backend (so several nodes need nothing else). The `blobs` row is the index
+ * on both; the bytes sit in the row (PostgreSQL) or in a file named by the row (SQLite).
+ */
+export interface BlobStore {
+  put(tx: Executor, id: string, databaseId: string, bytes: Uint8Array): Promise<void>;
+  get(id: string): Promise<Uint8Array | null>;
+  delete(tx: Executor, id: string): Promise<void>;
+  deleteDatabase(tx: Executor, databaseId: string): Promise<void>;
+}
+
+class FileBlobStore implements BlobStore {
+  constructor(
+    private readonly store: Store,
+    private readonly dir: string,
+  ) {}
+
+  private path(databaseId: string, id: string): string {
+    return join(this.dir, databaseId, id);
+  }
+
+  async put(tx: Executor, id: string, databaseId: string, bytes: Uint8Array): Promise<void> {
+    mkdirSync(join(this.dir, databaseId), { recursive: true });
+    writeFileSync(this.path(databaseId, id), bytes);
+    await tx.insertInto("blobs").values({ id, database_id: databaseId, size: bytes.byteLength, data: null, created_at: Date.now() }).execute();
+  }
+
+  async get(id: string): Promise<Uint8Array | null> {
+    const row = await this.store.db.selectFrom("blobs").select("database_id").where("id", "=", id).executeTakeFirst();
+    if (!row) return null;
+    try {
+      return readFileSync(this.path(row.database_id, id));
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(tx: Executor, id: string): Promise<void> {
+    const row = await tx.selectFrom("blobs").select("database_id").where("id", "=", id).executeTakeFirst();
+    await tx.deleteFrom("blobs").where("id", "=", id).execute();
+    if (row) rmSync(this.path(row.database_id, id), { force: true });
+  }
+
+  async deleteDatabase(tx: Executor, databaseId: string): Promise<void> {
+    await tx.deleteFrom("blobs").where("database_id", "=", databaseId).execute();
+    rmSync(join(this.dir, databaseId), { recursive: true, force: true });
+  }
+}
+
+class RowBlobStore implements BlobStore {
+  constructor(private readonly store: Store) {}
+
+  async put(tx: Executor, id: string, databaseId: string, bytes: Uint8Array): Promise<void> {
+    await tx.insertInto("blobs").values({ id, database_id: databaseId, size: bytes.byteLength, data: bytes, created_at: Date.now() }).execute();
+  }
+
+  async get(id: string): Promise<Uint8Array | null> {
+    const row = await this.store.db.selectFrom("blobs").select("data").where("id", "=", id).executeTakeFirst();
+    return row?.data ?? null;
+  }
+
+  async delete(tx: Executor, id: string): Promise<void> {
+    await tx.deleteFrom("blobs").where("id", "=", id).execute();
+  }
+
+  async deleteDatabase(tx: Executor, databaseId: string): Promise<void> {
+    await tx.deleteFrom("blobs").where("database_id", "=", databaseId).execute();
+  }
+}
+
+export function createBlobStore(store: Store, dataDir: string): BlobStore {
+  return store.backend === "postgres" ? new RowBlobStore(store) : new FileBlobStore(store, join(dataDir, "blobs"));
+}

@@ -1,0 +1,101 @@
+import type { SchemaField } from "../databases/metadata-schema.js";
+import type { DatabaseService } from "../databases/service.js";
+import { validationError } from "../../platform/errors/app-error.js";
+import type { Executor, Store } from "../../platform/store/db.js";
+import type { Corpus } from "../../platform/store/schema.js";
+import type { BlobStore } from "./blob-store.js";
+import { itemNotFound, resolveItemScope, scopeFor } from "./item-scope.js";
+import { ItemStore, type ItemRow } from "./store.js";
+import { alignMetadata } from "../ingestion/metadata-align.js";
+import type { VectorStore } from "../search/vector-store.js";
+
+export interface ItemAddress {
+  orgId: string;
+  database: string;
+  collection: string | undefined;
+  corpus: Corpus;
+}
+
+export interface MetadataPatch {
+  metadata: Record<string, unknown>;
+  additional: Record<string, unknown>;
+}
+
+export interface DeleteResultRow {
+  id: string;
+  deleted: boolean;
+  error: string | null;
+  error_code?: string;
+}
+
+/** Runs inside the delete transaction for every removed item (the graph subsystem plugs in here). */
+export type DeleteStage = (tx: Executor, item: ItemRow) => Promise<void>;
+
+const parse = (json: string): Record<string, unknown> => JSON.parse(json) as Record<string, unknown>;
+
+/** Edits of stored items that need no re-ingestion: metadata merges and deletes. */
+export class ContextEditService {
+  private readonly deleteStages: DeleteStage[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly databases: DatabaseService,
+    private readonly blobs: BlobStore,
+    private readonly vectors: VectorStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  addDeleteStage(stage: DeleteStage): void {
+    this.deleteStages.push(stage);
+  }
+
+  /**
+   * Merges keys onto the item's metadata. `metadata` is aligned with the declared schema like
+   * at ingestion (declared keys typed, undeclared ones moved to additional_metadata). The
+   * row is updated in place, so list filters and queries see the change at once.
+   */
+  async patchMetadata(at: ItemAddress, id: string, patch: MetadataPatch): Promise<{ metadata: Record<string, unknown>; additional: Record<string, unknown> }> {
+    const scope = await resolveItemScope(this.databases, at.orgId, at.database, at.collection);
+    const schema = JSON.parse(scope.database.metadata_schema) as SchemaField[];
+    const aligned = alignMetadata(schema, patch.metadata, patch.additional);
+    if (!aligned.ok) throw validationError(aligned.message);
+    return this.store.transaction(async (tx) => {
+      const item = await new ItemStore(tx).findBySource(scopeFor(scope, at.corpus), id);
+      if (!item || (item.expires_at !== null && item.expires_at <= this.now())) throw itemNotFound(at.corpus, id);
+      const metadata = { ...parse(item.metadata), ...aligned.metadata };
+      const additional = { ...parse(item.additional_metadata), ...aligned.additional };
+      await tx
+        .updateTable("context_items")
+        .set({ metadata: JSON.stringify(metadata), additional_metadata: JSON.stringify(additional), updated_at: this.now() })
+        .where("id", "=", item.id)
+        .execute();
+      return { metadata, additional };
+    });
+  }
+
+  /** Removes items with their chunks, postings, vectors and files; unknown ids are reported, not fatal. */
+  async delete(at: ItemAddress, ids: readonly string[]): Promise<DeleteResultRow[]> {
+    const scope = await resolveItemScope(this.databases, at.orgId, at.database, at.collection);
+    const removedKeys: number[] = [];
+    const results = await this.store.transaction(async (tx) => {
+      const items = new ItemStore(tx);
+      const out: DeleteResultRow[] = [];
+      for (const id of ids) {
+        const item = await items.findBySource(scopeFor(scope, at.corpus), id);
+        if (!item) {
+          const missing = itemNotFound(at.corpus, id);
+          out.push({ id, deleted: false, error: missing.message, error_code: missing.code });
+          continue;
+        }
+        removedKeys.push(...(await items.chunkKeys(item.id)));
+        for (const stage of this.deleteStages) await stage(tx, item);
+        await items.deleteItem(item.id);
+        if (item.blob_id) await this.blobs.delete(tx, item.blob_id);
+        out.push({ id, deleted: true, error: null });
+      }
+      return out;
+    });
+    await this.vectors.indexRemoved(scopeFor(scope, at.corpus), removedKeys);
+    return results;
+  }
+}

@@ -1,0 +1,64 @@
+import { Type } from "@sinclair/typebox";
+import { invalidInput } from "../../platform/errors/app-error.js";
+import type { App } from "../../platform/http/app-type.js";
+import { resolveScope } from "../../platform/http/aliases.js";
+import { requirePrincipal } from "../../platform/http/auth.js";
+import { sendData } from "../../platform/http/envelope.js";
+import type { InspectService } from "./inspect-service.js";
+
+const MAX_URL_EXPIRY_SECONDS = 7 * 24 * 3600;
+
+const InspectQuery = Type.Object({
+  id: Type.Optional(Type.String({ minLength: 1 })),
+  source_id: Type.Optional(Type.String({ minLength: 1 })),
+  database: Type.Optional(Type.String({ minLength: 1 })),
+  tenant_id: Type.Optional(Type.String({ minLength: 1 })),
+  collection: Type.Optional(Type.String({ minLength: 1 })),
+  sub_tenant_id: Type.Optional(Type.String({ minLength: 1 })),
+  type: Type.Optional(Type.Union([Type.Literal("knowledge"), Type.Literal("memory")])),
+  mode: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("content"), Type.Literal("url"), Type.Literal("both")])),
+  expiry_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_URL_EXPIRY_SECONDS })),
+});
+
+/** RFC 6266 file name: a plain ASCII fallback plus the exact UTF-8 name. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** `publicUrl`: the base of presigned URLs (http/public-url.ts), never the request's Host header. */
+export function registerInspectRoutes(app: App, service: InspectService, publicUrl: () => string): void {
+  app.get("/context/inspect", { schema: { tags: ["Context"], querystring: InspectQuery } }, async (req, reply) => {
+    const { orgId } = requirePrincipal(req);
+    const { database, collection } = resolveScope(req, req.query);
+    if (!database) throw invalidInput("'database' is required");
+    const id = req.query.id ?? req.query.source_id;
+    if (!id) throw invalidInput("'id' is required");
+    const data = await service.inspect({
+      orgId,
+      database,
+      collection,
+      corpus: req.query.type,
+      id,
+      mode: req.query.mode ?? "auto",
+      expirySeconds: req.query.expiry_seconds ?? 3600,
+      baseUrl: publicUrl(),
+    });
+    return sendData(req, reply, data);
+  });
+
+  // The signed token is the credential: no API key, so the URL can be handed to a browser.
+  app.get(
+    "/context/files/:token",
+    { config: { auth: false }, schema: { tags: ["Context"], params: Type.Object({ token: Type.String() }) } },
+    async (req, reply) => {
+      const file = await service.download(req.params.token);
+      return reply
+        .header("Content-Type", file.contentType)
+        .header("Content-Length", String(file.bytes.byteLength))
+        .header("Content-Disposition", contentDisposition(file.fileName))
+        .header("Cache-Control", "private, no-store")
+        .send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
+    },
+  );
+}

@@ -1,0 +1,87 @@
+import { Type } from "@sinclair/typebox";
+import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
+import { invalidInput } from "../../platform/errors/app-error.js";
+import type { App } from "../../platform/http/app-type.js";
+import { resolveScope } from "../../platform/http/aliases.js";
+import { requirePrincipal } from "../../platform/http/auth.js";
+import { sendData } from "../../platform/http/envelope.js";
+import type { Store } from "../../platform/store/db.js";
+import type { DatabaseRow } from "../databases/store.js";
+
+const StatusQuery = Type.Object({
+  database: Type.Optional(Type.String({ minLength: 1 })),
+  tenant_id: Type.Optional(Type.String({ minLength: 1 })),
+  collection: Type.Optional(Type.String({ minLength: 1 })),
+  sub_tenant_id: Type.Optional(Type.String({ minLength: 1 })),
+  ids: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()])),
+  type: Type.Optional(Type.Union([Type.Literal("knowledge"), Type.Literal("memory"), Type.Literal("all")])),
+});
+
+const MAX_IDS = 1000;
+
+/** `ids=a&ids=b`, `ids=a,b` or a JSON array string. */
+export function idList(raw: string | string[] | undefined): string[] {
+  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const ids = values.flatMap((v) => {
+    const t = v.trim();
+    if (t.startsWith("[")) {
+      try {
+        const parsed = JSON.parse(t) as unknown;
+        if (Array.isArray(parsed)) return parsed.filter((x): x is string => typeof x === "string");
+      } catch {
+        // fall through: treat as a literal id
+      }
+    }
+    return t.split(",");
+  });
+  return [...new Set(ids.map((i) => i.trim()).filter((i) => i.length > 0))];
+}
+
+/**
+ * GET /context/status. An id not found in the given (or default) collection answers
+ * `errored` / `FILE_NOT_FOUND` / `ID not found`: a scope miss, told apart only by its code.
+ */
+export function registerStatusRoutes(app: App, databases: DatabaseService, store: Store): void {
+  app.get("/context/status", { schema: { tags: ["Context"], querystring: StatusQuery } }, async (req, reply) => {
+    const { orgId } = requirePrincipal(req);
+    const { database, collection } = resolveScope(req, req.query);
+    if (database === undefined) throw invalidInput("'database' is required");
+    const ids = idList(req.query.ids);
+    if (ids.length === 0) throw invalidInput("'ids' is required");
+    if (ids.length > MAX_IDS) throw invalidInput(`at most ${MAX_IDS} ids per request`);
+    const row = await databases.get(orgId, database);
+    const statuses = await lookupStatuses(store, row, collection, ids, req.query.type);
+    return sendData(req, reply, { success: true, message: "ok", statuses });
+  });
+}
+
+export interface StatusRow {
+  id: string;
+  indexing_status: string;
+  error_code: string;
+  message: string;
+}
+
+/** Statuses of ids in one collection (default: the database's); a miss is errored / FILE_NOT_FOUND / ID not found. */
+export async function lookupStatuses(
+  store: Store,
+  database: DatabaseRow,
+  collection: string | undefined,
+  ids: readonly string[],
+  type?: "knowledge" | "memory" | "all",
+): Promise<StatusRow[]> {
+  let q = store.reader
+    .selectFrom("context_items")
+    .select(["source_id", "status", "error_code", "message", "corpus"])
+    .where("database_id", "=", database.id)
+    .where("collection", "=", collection ?? defaultCollectionOf(database))
+    .where("source_id", "in", [...ids]);
+  if (type === "knowledge" || type === "memory") q = q.where("corpus", "=", type);
+  const found = new Map((await q.execute()).map((r) => [r.source_id, r]));
+  return ids.map((id) => {
+    const r = found.get(id);
+    return r
+      ? { id, indexing_status: r.status, error_code: r.error_code ?? "", message: r.message ?? "" }
+      : { id, indexing_status: "errored", error_code: "FILE_NOT_FOUND", message: "ID not found" };
+  });
+}

@@ -1,0 +1,63 @@
+import type { RawBuilder, SqlBool } from "kysely";
+import type { Store } from "../../platform/store/db.js";
+import type { Corpus } from "../../platform/store/schema.js";
+import { searchBm25 } from "../../engines/bm25/inverted-index.js";
+import { visibleChunkKeys } from "./hydrate.js";
+import type { TermIndexes } from "./term-indexes.js";
+
+export interface RetrievalScope {
+  readonly databaseId: string;
+  readonly corpus: Corpus;
+  readonly collections: readonly string[];
+}
+
+export interface ScoredChunk {
+  readonly chunkKey: number;
+  readonly score: number;
+}
+
+/** Candidates fetched beyond `k` so that a few invisible ones (expired, deleted) do not shorten the list. */
+const OVERSAMPLE = 2;
+const MAX_ROUNDS = 4;
+
+/**
+ * BM25 over the in-process inverted indexes of the scope's collections (same tokenizer, k1 / b and
+ * Lucene idf on both backends, since both rank in process from the same stored postings). `and`
+ * keeps chunks containing every term. `visible` is the item predicate over `context_items`
+ * aliased `i` (scope, filters, ACL, expiry): when the caller already knows the visible chunks
+ * (`allowed`), ranking is restricted to them; otherwise the best candidates are checked against
+ * it in SQL, widening the search while too many fail.
+ */
+export class Bm25Retriever {
+  constructor(
+    private readonly store: Store,
+    private readonly indexes: TermIndexes,
+  ) {}
+
+  async search(
+    scope: RetrievalScope,
+    terms: readonly string[],
+    k: number,
+    operator: "or" | "and",
+    visible: RawBuilder<SqlBool> | null,
+    allowed: ReadonlySet<number> | null = null,
+  ): Promise<ScoredChunk[]> {
+    if (terms.length === 0 || scope.collections.length === 0 || k <= 0) return [];
+    const indexes = await Promise.all(
+      scope.collections.map((collection) => this.indexes.get({ databaseId: scope.databaseId, corpus: scope.corpus, collection })),
+    );
+    if (allowed !== null || visible === null) return searchBm25(indexes, terms, k, operator, allowed);
+    let want = k * OVERSAMPLE + 10;
+    for (let round = 1; ; round++) {
+      const hits = searchBm25(indexes, terms, want, operator);
+      const shown = await visibleChunkKeys(
+        this.store,
+        hits.map((h) => h.chunkKey),
+        visible,
+      );
+      const kept = hits.filter((h) => shown.has(h.chunkKey));
+      if (kept.length >= k || hits.length < want || round >= MAX_ROUNDS) return kept.slice(0, k);
+      want *= 4;
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import type { RawBuilder, SqlBool } from "kysely";
+import { sql } from "kysely";
+import type { VectorStore } from "./vector-store.js";
+import type { Store } from "../../platform/store/db.js";
+import type { Corpus } from "../../platform/store/schema.js";
+import { tokenize } from "../../engines/bm25/index.js";
+import type { Bm25Retriever } from "./bm25-retriever.js";
+import { fuse, type Fused, type RankedList } from "./fusion.js";
+
+export interface CorpusQuery {
+  databaseId: string;
+  corpus: Corpus;
+  collections: readonly string[];
+  text: string;
+  terms: readonly string[];
+  queryBy: "hybrid" | "text";
+  operator: "or" | "and" | "phrase";
+  /** Dense weight in [0, 1]. */
+  alpha: number;
+  /** Candidates wanted from each retriever. */
+  depth: number;
+  /** Item predicate over `context_items` aliased `i`. */
+  visible: RawBuilder<SqlBool>;
+  /** Whether `visible` restricts more than scope and expiry (filters, ACL): dense search then scores the allowed set. */
+  restrictive: boolean;
+  /** The query's embedding, still being computed while the lexical retrievers run. */
+  vector: Promise<Float32Array | null>;
+  /** Extra weighted query terms (thinking mode's pseudo-relevance feedback). */
+  expansion?: readonly string[];
+}
+
+// Below this many visible chunks, a filtered dense search scores every allowed chunk exactly,
+// which is both correct (no filter starvation) and fast; above it the ANN index is oversampled.
+const EXACT_FILTERED_LIMIT = 20_000;
+
+const normaliseText = (s: string): string => s.toLowerCase().replace(/\s+/g, " ").trim();
+
+/**
+ * The separate retrievers of one corpus (BM25, dense, phrase) and their fusion. Each is a
+ * ranked list with its own raw scores; fusion.ts normalises and weighs them.
+ */
+export class CorpusRetriever {
+  constructor(
+    private readonly store: Store,
+    private readonly bm25: Bm25Retriever,
+    private readonly vectors: VectorStore,
+  ) {}
+
+  async retrieve(q: CorpusQuery): Promise<Fused[]> {
+    const scope = { databaseId: q.databaseId, corpus: q.corpus, collections: q.collections };
+    // With filters or ACL, a small visible set is ranked exactly by every retriever.
+    const allowed = q.restrictive ? await this.visibleChunkKeys(q, EXACT_FILTERED_LIMIT + 1) : null;
+    const exact = allowed !== null && allowed.length <= EXACT_FILTERED_LIMIT ? new Set(allowed) : null;
+    if (q.queryBy === "text") {
+      const op = q.operator === "phrase" ? "and" : q.operator;
+      const hits = await this.bm25.search(scope, q.terms, q.operator === "phrase" ? q.depth * 5 : q.depth, op, q.visible, exact);
+      const kept =
+        q.operator === "phrase"
+          ? (
+              await this.phraseMatches(
+                hits.map((h) => h.chunkKey),
+                q.text,
+              )
+            ).slice(0, q.depth)
+          : null;
+      const ranked = kept ? hits.filter((h) => kept.includes(h.chunkKey)) : hits;
+      return fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0 });
+    }
+    const [lexical, expanded, vector] = await Promise.all([
+      this.bm25.search(scope, q.terms, q.depth, "or", q.visible, exact),
+      q.expansion && q.expansion.length > 0 ? this.bm25.search(scope, [...q.terms, ...q.expansion], q.depth, "or", q.visible, exact) : Promise.resolve([]),
+      q.vector,
+    ]);
+    const [phrase, dense] = await Promise.all([
+      q.terms.length >= 2
+        ? this.phraseMatches(
+            lexical.map((h) => h.chunkKey),
+            q.text,
+          )
+        : Promise.resolve(null),
+      vector ? this.dense(q, vector, exact) : Promise.resolve([]),
+    ]);
+    const lists: RankedList[] = [
+      { name: "bm25", hits: mergeLexical(lexical, expanded) },
+      { name: "dense", hits: dense },
+    ];
+    if (phrase !== null) lists.push({ name: "phrase", hits: phrase.map((k) => ({ chunkKey: k, score: 1 })) });
+    return fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15 });
+  }
+
+  private async dense(q: CorpusQuery, vector: Float32Array, exact: ReadonlySet<number> | null): Promise<Array<{ chunkKey: number; score: number }>> {
+    if (exact !== null) return (await this.vectors.scoreAmong(vector, [...exact])).slice(0, q.depth);
+    const hits: Array<{ chunkKey: number; score: number }> = [];
+    for (const collection of q.collections) {
+      hits.push(...(await this.vectors.search({ databaseId: q.databaseId, corpus: q.corpus, collection }, vector, q.restrictive ? q.depth * 8 : q.depth)));
+    }
+    return hits.sort((a, b) => b.score - a.score);
+  }
+
+  private async visibleChunkKeys(q: CorpusQuery, limit: number): Promise<number[]> {
+    const rows = await sql<{ chunk_key: number }>`
+      SELECT c.chunk_key AS chunk_key FROM context_chunks c JOIN context_items i ON i.id = c.item_id
+      WHERE c.database_id = ${q.databaseId} AND c.corpus = ${q.corpus} AND ${q.visible}
+      LIMIT ${limit}`.execute(this.store.reader);
+    return rows.rows.map((r) => Number(r.chunk_key));
+  }
+
+  /** Which of the chunks contain the query text as a phrase (case and spacing ignored). */
+  private async phraseMatches(chunkKeys: readonly number[], text: string): Promise<number[]> {
+    const phrase = normaliseText(text.replace(/^["']|["']$/g, ""));
+    if (chunkKeys.length === 0 || phrase.length === 0) return [];
+    const rows = await this.store.reader
+      .selectFrom("context_chunks")
+      .select(["chunk_key", "content"])
+      .where("chunk_key", "in", [...chunkKeys])
+      .execute();
+    const matching = new Set(rows.filter((r) => normaliseText(r.content).includes(phrase)).map((r) => Number(r.chunk_key)));
+    return chunkKeys.filter((k) => matching.has(k));
+  }
+}
+
+/** Original-query BM25 dominates; expanded-query scores add at half weight. */
+function mergeLexical(
+  base: ReadonlyArray<{ chunkKey: number; score: number }>,
+  expanded: ReadonlyArray<{ chunkKey: number; score: number }>,
+): Array<{ chunkKey: number; score: number }> {
+  if (expanded.length === 0) return [...base];
+  const scores = new Map<number, number>();
+  for (const h of base) scores.set(h.chunkKey, h.score);
+  for (const h of expanded) scores.set(h.chunkKey, (scores.get(h.chunkKey) ?? 0) + 0.5 * h.score);
+  return [...scores].map(([chunkKey, score]) => ({ chunkKey, score })).sort((a, b) => b.score - a.score);
+}
+
+export const queryTerms = (text: string): string[] => tokenize(text);

@@ -1,0 +1,42 @@
+import type { Corpus } from "../../platform/store/schema.js";
+
+export interface GraphContext {
+  query_paths: unknown[];
+  chunk_relations: unknown[];
+  chunk_id_to_group_ids: Record<string, string[]>;
+}
+
+export interface GraphContextRequest {
+  databaseId: string;
+  corpus: Corpus;
+  collections: readonly string[];
+  queryText: string;
+  chunks: ReadonlyArray<{ chunk_uuid: string; item_id: string; source_id: string; content: string }>;
+  principals: readonly string[] | null;
+  mode: "fast" | "thinking";
+  /** Leave out items written by connectors (POST /query without query_apps). */
+  excludeConnectorItems: boolean;
+}
+
+/** Where the query gets its graph context and thinking mode its connected items (the graph subsystem). */
+export interface GraphProvider {
+  graphContextFor(request: GraphContextRequest): Promise<GraphContext>;
+  /** Source ids of items connected to the given ones within a few hops, nearest first. */
+  relatedItems(request: {
+    databaseId: string;
+    corpus: Corpus;
+    collections: readonly string[];
+    sourceIds: readonly string[];
+    principals: readonly string[] | null;
+    limit: number;
+    excludeConnectorItems: boolean;
+  }): Promise<string[]>;
+}
+
+export const emptyGraphContext = (): GraphContext => ({ query_paths: [], chunk_relations: [], chunk_id_to_group_ids: {} });
+
+/** Until a graph is available: empty context, no related items. */
+export const NO_GRAPH: GraphProvider = {
+  graphContextFor: async () => emptyGraphContext(),
+  relatedItems: async () => [],
+};

@@ -1,0 +1,17 @@
+import type { GraphContextProvider } from "../context-graph/index.js";
+import type { GraphProvider } from "./graph-provider-contract.js";
+
+/** Adapts the graph subsystem to what the query needs: context as-is, related items as source ids. */
+export function graphProviderOf(graph: GraphContextProvider): GraphProvider {
+  return {
+    graphContextFor: (request) => graph.graphContextFor(request),
+    async relatedItems({ databaseId, corpus, collections, sourceIds, principals, limit, excludeConnectorItems }) {
+      const out: string[] = [];
+      for (const collection of collections) {
+        const related = await graph.relatedItems({ databaseId, corpus, collection, sourceIds, principals, limit, excludeConnectorItems });
+        for (const r of related) if (!out.includes(r.source_id)) out.push(r.source_id);
+      }
+      return out.slice(0, limit);
+    },
+  };
+}

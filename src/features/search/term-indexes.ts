@@ -1,0 +1,167 @@
+import type { Store } from "../../platform/store/db.js";
+import type { Corpus } from "../../platform/store/schema.js";
+import { InvertedIndex } from "../../engines/bm25/inverted-index.js";
+
+export interface TermScope {
+  readonly databaseId: string;
+  readonly corpus: Corpus;
+  readonly collection: string;
+}
+
+interface Entry {
+  readonly index: InvertedIndex;
+  /** Serialises loading and catching up, so two queries never add the same chunks twice. */
+  sync: Promise<void>;
+  /** Highest chunk key loaded, with when it was seen: catch-up reads from a key seen a while ago. */
+  readonly seen: Array<{ at: number; key: number }>;
+  lastReconcile: number;
+  reconciling: boolean;
+  lastUse: number;
+}
+
+/**
+ * On PostgreSQL, catch-up rereads the chunks of this recent past: transactions commit out of key
+ * order, so a chunk with a lower key than one already loaded can become visible later (SQLite has
+ * one writer, so keys become visible in order). Older stragglers are found by the reconcile.
+ */
+const CATCH_UP_WINDOW_MS = 10_000;
+/** How often a scope's chunk count is compared with the store's (deletions, missed chunks). */
+const RECONCILE_EVERY_MS = 2_000;
+const KEY_BATCH = 500;
+
+/**
+ * The in-process BM25 indexes, one per (database, corpus, collection), built from the stored
+ * postings on first use and kept current: before each search a scope reads the chunks added
+ * since it last looked (one index range probe); in the background it compares its document
+ * count with the store's and, when they differ (deletions, upserts, other processes), adds what
+ * it misses and drops what is gone. Every process keeps its own, from the same store, so API
+ * processes on PostgreSQL rank exactly as the embedded node does. Least recently used scopes are
+ * evicted beyond `maxPostings`.
+ */
+export class TermIndexes {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly store: Store,
+    readonly maxPostings = 50_000_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Postings held, over every loaded scope. */
+  get postings(): number {
+    return [...this.entries.values()].reduce((n, e) => n + e.index.size, 0);
+  }
+
+  /** The scope's index, current as of this call (additions) or of the last reconcile (removals). */
+  async get(scope: TermScope): Promise<InvertedIndex> {
+    const name = `${scope.databaseId}\u0000${scope.corpus}\u0000${scope.collection}`;
+    let entry = this.entries.get(name);
+    if (entry === undefined) {
+      const created: Entry = { index: new InvertedIndex(), sync: Promise.resolve(), seen: [], lastReconcile: this.now(), reconciling: false, lastUse: 0 };
+      created.sync = this.load(scope, created);
+      created.sync.catch(() => this.entries.delete(name));
+      this.entries.set(name, created);
+      entry = created;
+      this.evict(name);
+    } else {
+      const current = entry;
+      current.sync = current.sync.then(() => this.catchUp(scope, current));
+    }
+    entry.lastUse = this.now();
+    await entry.sync;
+    if (this.now() - entry.lastReconcile >= RECONCILE_EVERY_MS && !entry.reconciling) void this.reconcile(scope, entry);
+    return entry.index;
+  }
+
+  private async load(scope: TermScope, entry: Entry): Promise<void> {
+    const keys = await this.chunksAfter(scope, -1);
+    await this.addChunks(entry, keys);
+  }
+
+  private async catchUp(scope: TermScope, entry: Entry): Promise<void> {
+    // Checkpoints before the newest one older than the window are no longer needed.
+    const cutoff = this.now() - (this.store.backend === "postgres" ? CATCH_UP_WINDOW_MS : 0);
+    while (entry.seen.length > 1 && entry.seen[1]!.at <= cutoff) entry.seen.shift();
+    const fresh = (await this.chunksAfter(scope, entry.seen[0]?.key ?? -1)).filter((c) => !entry.index.has(c.key));
+    await this.addChunks(entry, fresh);
+  }
+
+  /** Adds what the store has and the index misses, removes what the index has and the store lost. */
+  private async reconcile(scope: TermScope, entry: Entry): Promise<void> {
+    entry.reconciling = true;
+    try {
+      const row = await this.store.reader
+        .selectFrom("context_chunks")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("database_id", "=", scope.databaseId)
+        .where("corpus", "=", scope.corpus)
+        .where("collection", "=", scope.collection)
+        .executeTakeFirst();
+      if (Number(row?.n ?? 0) !== entry.index.docCount) {
+        entry.sync = entry.sync.then(async () => {
+          const stored = await this.chunksAfter(scope, -1);
+          const present = new Set(stored.map((c) => c.key));
+          for (const key of entry.index.chunkKeys()) if (!present.has(key)) entry.index.remove(key);
+          await this.addChunks(
+            entry,
+            stored.filter((c) => !entry.index.has(c.key)),
+          );
+        });
+        await entry.sync;
+      }
+    } catch {
+      // the next reconcile tries again
+    } finally {
+      entry.lastReconcile = this.now();
+      entry.reconciling = false;
+    }
+  }
+
+  private async chunksAfter(scope: TermScope, after: number): Promise<Array<{ key: number; length: number }>> {
+    const rows = await this.store.reader
+      .selectFrom("context_chunks")
+      .select(["chunk_key", "term_count"])
+      .where("database_id", "=", scope.databaseId)
+      .where("corpus", "=", scope.corpus)
+      .where("collection", "=", scope.collection)
+      .where("chunk_key", ">", after)
+      .orderBy("chunk_key")
+      .execute();
+    return rows.map((r) => ({ key: Number(r.chunk_key), length: Number(r.term_count) }));
+  }
+
+  private async addChunks(entry: Entry, chunks: ReadonlyArray<{ key: number; length: number }>): Promise<void> {
+    for (let i = 0; i < chunks.length; i += KEY_BATCH) {
+      const batch = chunks.slice(i, i + KEY_BATCH);
+      const rows = await this.store.reader
+        .selectFrom("context_terms")
+        .select(["chunk_key", "term", "tf"])
+        .where(
+          "chunk_key",
+          "in",
+          batch.map((c) => c.key),
+        )
+        .execute();
+      const terms = new Map<number, Array<[string, number]>>();
+      for (const r of rows) {
+        const key = Number(r.chunk_key);
+        let list = terms.get(key);
+        if (list === undefined) terms.set(key, (list = []));
+        list.push([r.term, Number(r.tf)]);
+      }
+      for (const c of batch) entry.index.add(c.key, c.length, terms.get(c.key) ?? []);
+    }
+    const last = chunks.reduce((max, c) => Math.max(max, c.key), entry.seen.at(-1)?.key ?? -1);
+    if (last > (entry.seen.at(-1)?.key ?? -1)) entry.seen.push({ at: this.now(), key: last });
+  }
+
+  private evict(keep: string): void {
+    let total = this.postings;
+    const byAge = [...this.entries].filter(([name]) => name !== keep).sort((a, b) => a[1].lastUse - b[1].lastUse);
+    for (const [name, entry] of byAge) {
+      if (total <= this.maxPostings) return;
+      this.entries.delete(name);
+      total -= entry.index.size;
+    }
+  }
+}

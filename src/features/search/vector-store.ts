@@ -1,0 +1,249 @@
+import { createHash } from "node:crypto";
+import { accessSync, constants, existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { sql } from "kysely";
+import type { Executor, Store } from "../../platform/store/db.js";
+import type { Corpus } from "../../platform/store/schema.js";
+import { UsearchIndex } from "../../engines/vector-index/index.js";
+
+export interface VectorScope {
+  readonly databaseId: string;
+  readonly corpus: Corpus;
+  readonly collection: string;
+}
+
+export interface VectorHit {
+  readonly chunkKey: number;
+  /** Cosine similarity. */
+  readonly score: number;
+}
+
+const toBlob = (v: Float32Array): Uint8Array => new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
+const fromBlob = (b: Uint8Array): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+const toPgVector = (v: Float32Array): string => `[${Array.from(v).join(",")}]`;
+const fromPgVector = (s: string): Float32Array => new Float32Array(s.slice(1, -1).split(",").map(Number));
+const dot = (a: Float32Array, b: Float32Array): number => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
+
+/**
+ * Dense vectors of chunks. The store's `context_vectors` table is the source of truth on both
+ * backends (a BLOB on SQLite, pgvector on PostgreSQL with an HNSW index per dimension). On
+ * SQLite an in-process HNSW index per database, corpus and collection answers kNN; it is fed
+ * incrementally as chunks land, saved under DATA_DIR, and rebuilt from the table when its file
+ * is missing or disagrees with it.
+ */
+export class VectorStore {
+  private readonly indexes = new Map<string, Promise<UsearchIndex>>();
+  private readonly pgIndexes = new Map<number, Promise<void>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly indexDir: string,
+  ) {}
+
+  /**
+   * Creates the PostgreSQL index for this vector size if needed. Call it before opening the
+   * transaction that inserts: CREATE INDEX runs on its own connection and waits for every open
+   * writer of context_vectors, so awaiting it inside such a transaction can deadlock the pool.
+   */
+  async prepare(dims: number): Promise<void> {
+    if (this.store.backend === "postgres") await this.ensurePgIndex(dims);
+  }
+
+  /** Inserts vectors in `tx`; `prepare(dims)` must have run before the transaction opened. */
+  async insert(tx: Executor, scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
+    await this.insertMany(tx, [{ scope, keys, vectors }]);
+  }
+
+  /** Inserts the vectors of several scopes in multi-row statements (see `insert`). */
+  async insertMany(tx: Executor, entries: ReadonlyArray<{ scope: VectorScope; keys: readonly number[]; vectors: readonly Float32Array[] }>): Promise<void> {
+    const pg = this.store.backend === "postgres";
+    const rows = entries.flatMap(({ scope, keys, vectors }) =>
+      keys.map((key, i) => ({
+        chunk_key: key,
+        database_id: scope.databaseId,
+        corpus: scope.corpus,
+        collection: scope.collection,
+        dims: vectors[i]!.length,
+        embedding: pg ? toPgVector(vectors[i]!) : toBlob(vectors[i]!),
+      })),
+    );
+    for (let i = 0; i < rows.length; i += 100)
+      await tx
+        .insertInto("context_vectors")
+        .values(rows.slice(i, i + 100))
+        .execute();
+  }
+
+  /** After the insert committed: make the vectors searchable in the in-process index (SQLite). */
+  async indexAdded(scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
+    if (this.store.backend !== "sqlite" || keys.length === 0) return;
+    const index = await this.index(scope, vectors[0]!.length);
+    keys.forEach((k, i) => index.add(k, vectors[i]!));
+  }
+
+  /** After the delete committed: drop the keys from the in-process index (SQLite). */
+  async indexRemoved(scope: VectorScope, keys: readonly number[]): Promise<void> {
+    if (this.store.backend !== "sqlite" || keys.length === 0) return;
+    const existing = this.indexes.get(this.name(scope));
+    if (!existing) return;
+    const index = await existing;
+    for (const k of keys) index.remove(k);
+  }
+
+  /** Approximate k nearest chunks of one collection. */
+  async search(scope: VectorScope, query: Float32Array, k: number): Promise<VectorHit[]> {
+    if (this.store.backend === "sqlite") {
+      const index = await this.index(scope, query.length);
+      return index.search(query, k).map((m) => ({ chunkKey: Number(m.key), score: m.score }));
+    }
+    await this.ensurePgIndex(query.length);
+    const d = query.length;
+    return this.store.transaction(async (tx) => {
+      // Filtered HNSW scans keep going until enough rows pass the filter (pgvector >= 0.8).
+      await sql.raw("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx);
+      await sql.raw("SET LOCAL hnsw.ef_search = 100").execute(tx);
+      const rows = await sql<{ chunk_key: number; distance: number }>`
+        SELECT chunk_key, (embedding::vector(${sql.raw(String(d))})) <=> ${toPgVector(query)}::vector(${sql.raw(String(d))}) AS distance
+        FROM context_vectors
+        WHERE dims = ${d} AND database_id = ${scope.databaseId} AND corpus = ${scope.corpus} AND collection = ${scope.collection}
+        ORDER BY distance LIMIT ${k}`.execute(tx);
+      return rows.rows.map((r) => ({ chunkKey: Number(r.chunk_key), score: 1 - Number(r.distance) }));
+    });
+  }
+
+  /** Exact similarity of the query to the given chunks (small filtered candidate sets). */
+  async scoreAmong(query: Float32Array, chunkKeys: readonly number[]): Promise<VectorHit[]> {
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < chunkKeys.length; i += 1000) {
+      const rows = await this.store.db
+        .selectFrom("context_vectors")
+        .select(["chunk_key", "embedding"])
+        .where("chunk_key", "in", chunkKeys.slice(i, i + 1000))
+        .execute();
+      for (const r of rows) {
+        const v = typeof r.embedding === "string" ? fromPgVector(r.embedding) : fromBlob(r.embedding);
+        if (v.length === query.length) hits.push({ chunkKey: Number(r.chunk_key), score: dot(query, v) });
+      }
+    }
+    return hits.sort((a, b) => b.score - a.score);
+  }
+
+  /**
+   * Whether a database's vectors of one corpus can be written and searched now: their rows
+   * answer, and PostgreSQL has the pgvector extension, or SQLite's index directory is writable
+   * (a collection's index loads from there, or is rebuilt from the rows, on first use).
+   */
+  async ready(databaseId: string, corpus: Corpus): Promise<boolean> {
+    await this.store.db.selectFrom("context_vectors").select("chunk_key").where("database_id", "=", databaseId).where("corpus", "=", corpus).limit(1).execute();
+    if (this.store.backend === "postgres") {
+      const ext = await sql<{ extname: string }>`SELECT extname FROM pg_extension WHERE extname = 'vector'`.execute(this.store.db);
+      return ext.rows.length === 1;
+    }
+    mkdirSync(this.indexDir, { recursive: true });
+    accessSync(this.indexDir, constants.W_OK);
+    return true;
+  }
+
+  async dropDatabase(databaseId: string): Promise<void> {
+    for (const name of [...this.indexes.keys()]) if (name.startsWith(`${databaseId}/`)) this.indexes.delete(name);
+    rmSync(join(this.indexDir, databaseId), { recursive: true, force: true });
+  }
+
+  /** Writes every loaded index to disk (shutdown, and periodically by the caller). */
+  async saveAll(): Promise<void> {
+    for (const [name, pending] of this.indexes) {
+      const index = await pending.catch(() => null);
+      if (!index) continue;
+      const file = join(this.indexDir, `${name}.usearch`);
+      mkdirSync(join(file, ".."), { recursive: true });
+      index.save(file);
+    }
+  }
+
+  /** The loaded (or loaded now, or rebuilt now) index of one collection. */
+  index(scope: VectorScope, dimensions: number): Promise<UsearchIndex> {
+    const name = this.name(scope);
+    let pending = this.indexes.get(name);
+    if (!pending) {
+      pending = this.open(scope, name, dimensions);
+      this.indexes.set(name, pending);
+      pending.catch(() => this.indexes.delete(name));
+    }
+    return pending;
+  }
+
+  private name(scope: VectorScope): string {
+    const collection = createHash("sha1").update(scope.collection).digest("hex").slice(0, 24);
+    return `${scope.databaseId}/${scope.corpus}/${collection}`;
+  }
+
+  private ensurePgIndex(dims: number): Promise<void> {
+    let pending = this.pgIndexes.get(dims);
+    if (!pending) {
+      // One partial HNSW index per vector size, so different embedders can share the table.
+      pending = sql
+        .raw(
+          `CREATE INDEX IF NOT EXISTS context_vectors_hnsw_${dims} ON context_vectors
+           USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dims = ${dims}`,
+        )
+        .execute(this.store.db)
+        .then(() => undefined);
+      pending.catch(() => this.pgIndexes.delete(dims));
+      this.pgIndexes.set(dims, pending);
+    }
+    return pending;
+  }
+
+  private async open(scope: VectorScope, name: string, dimensions: number): Promise<UsearchIndex> {
+    const count = await this.store.db
+      .selectFrom("context_vectors")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("database_id", "=", scope.databaseId)
+      .where("corpus", "=", scope.corpus)
+      .where("collection", "=", scope.collection)
+      .executeTakeFirst();
+    const file = join(this.indexDir, `${name}.usearch`);
+    if (existsSync(file)) {
+      try {
+        const loaded = new UsearchIndex({ dimensions });
+        loaded.load(file);
+        if (loaded.size() === Number(count?.n ?? 0)) return loaded;
+      } catch {
+        // a damaged or foreign file: rebuild below
+      }
+    }
+    return this.rebuild(scope, dimensions);
+  }
+
+  private async rebuild(scope: VectorScope, dimensions: number): Promise<UsearchIndex> {
+    const index = new UsearchIndex({ dimensions });
+    let after = -1;
+    for (;;) {
+      const rows = await this.store.db
+        .selectFrom("context_vectors")
+        .select(["chunk_key", "embedding", "dims"])
+        .where("database_id", "=", scope.databaseId)
+        .where("corpus", "=", scope.corpus)
+        .where("collection", "=", scope.collection)
+        .where("chunk_key", ">", after)
+        .orderBy("chunk_key")
+        .limit(5000)
+        .execute();
+      if (rows.length === 0) break;
+      const keys: number[] = [];
+      const vectors: Float32Array[] = [];
+      for (const r of rows) {
+        after = Number(r.chunk_key);
+        if (r.dims !== dimensions || typeof r.embedding === "string") continue;
+        keys.push(after);
+        vectors.push(fromBlob(r.embedding));
+      }
+      if (keys.length > 0) index.addMany(keys, vectors);
+    }
+    return index;
+  }
+}

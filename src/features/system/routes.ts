@@ -1,0 +1,32 @@
+import type { App } from "../../platform/http/app-type.js";
+import type { Store } from "../../platform/store/db.js";
+import { isMigrated } from "../../platform/store/migrate.js";
+
+const config = { auth: false, shape: "plain" as const };
+const tags = ["System"];
+
+/** Liveness and readiness for process supervisors and load balancers. */
+export function registerSystemRoutes(app: App, store: Store): void {
+  app.get("/healthz", { config, schema: { tags } }, async () => ({ status: "ok" }));
+
+  app.get("/readyz", { config, schema: { tags } }, async (_req, reply) => {
+    try {
+      await store.ping();
+      if (!(await isMigrated(store))) return reply.code(503).send({ status: "migrating", backend: store.backend });
+      const failure = store.health.current;
+      if (failure) {
+        // Writes were failing (disk full, read-only): ready again once a write goes through.
+        try {
+          await store.probeWrite();
+          store.health.recovered();
+        } catch {
+          const now = store.health.current ?? failure;
+          return reply.code(503).send({ status: "store not writable", backend: store.backend, reason: now.reason, since: new Date(now.since).toISOString() });
+        }
+      }
+      return { status: "ready", backend: store.backend };
+    } catch {
+      return reply.code(503).send({ status: "store unreachable", backend: store.backend });
+    }
+  });
+}

@@ -1,0 +1,80 @@
+import { backoffDelay } from "../../platform/jobs/backoff.js";
+import type { JobQueue } from "../../platform/jobs/queue.js";
+import type { Store } from "../../platform/store/db.js";
+import type { WebhookDeliveryStatus } from "../../platform/store/schema.js";
+import { deliveryHeaders } from "./event.js";
+import type { HttpSender, SendResult } from "./http-sender.js";
+import type { SecretBox } from "./secret-box.js";
+import { WebhookStore, type DeliveryRow } from "./store.js";
+
+export interface RetrySchedule {
+  readonly baseMs: number;
+  readonly maxMs: number;
+}
+
+type Outcome = SendResult | { ok: false; code: "WEBHOOK_NOT_REGISTERED" | "SIGNING_SECRET_UNAVAILABLE"; message: string; statusCode: null };
+
+// Failures that another attempt cannot fix without someone changing the registration.
+const FINAL_CODES: ReadonlySet<string> = new Set(["TARGET_REFUSED", "WEBHOOK_NOT_REGISTERED", "SIGNING_SECRET_UNAVAILABLE"]);
+
+/**
+ * Runs one delivery attempt (the `webhook.deliver` job). Sends the frozen body to the
+ * organization's current URL, signed with its current secret, then in one transaction
+ * records the outcome and, if the attempt failed and attempts remain, enqueues the next
+ * one after an exponential backoff with jitter. A job whose attempt was already recorded
+ * (a duplicate or a retried job after a crash) does nothing.
+ */
+export class DeliveryRunner {
+  constructor(
+    private readonly store: Store,
+    private readonly queue: JobQueue,
+    private readonly sender: HttpSender,
+    private readonly secrets: SecretBox,
+    private readonly schedule: RetrySchedule,
+    private readonly now: () => number = Date.now,
+    private readonly onEnqueue: () => void = () => undefined,
+  ) {}
+
+  async run(deliveryId: string, attempt: number, signal?: AbortSignal): Promise<void> {
+    const webhooks = new WebhookStore(this.store.db);
+    const delivery = await webhooks.getDelivery(deliveryId);
+    if (!delivery || delivery.status !== "pending" || delivery.attempts !== attempt - 1) return;
+    const outcome = await this.attempt(webhooks, delivery, signal);
+    // Cut short by a shutdown: record nothing; the worker gives the job back to the queue.
+    if (signal?.aborted) throw new Error("delivery interrupted by shutdown");
+    const status: WebhookDeliveryStatus = outcome.ok ? "completed" : FINAL_CODES.has(outcome.code) || attempt >= delivery.max_attempts ? "failed" : "pending";
+    let scheduled = false;
+    await this.store.transaction(async (tx) => {
+      const recorded = await new WebhookStore(tx).recordAttempt(
+        deliveryId,
+        attempt,
+        {
+          status,
+          errorCode: outcome.ok ? "" : outcome.code,
+          errorMessage: outcome.ok ? "" : outcome.message,
+          statusCode: outcome.statusCode,
+        },
+        this.now(),
+      );
+      if (recorded && status === "pending") {
+        const runAt = this.now() + backoffDelay(attempt, this.schedule.baseMs, this.schedule.maxMs);
+        await this.queue.enqueue("webhook.deliver", { deliveryId, attempt: attempt + 1 }, { executor: tx, runAt });
+        scheduled = true;
+      }
+    });
+    if (scheduled) this.onEnqueue();
+  }
+
+  private async attempt(webhooks: WebhookStore, delivery: DeliveryRow, signal?: AbortSignal): Promise<Outcome> {
+    const endpoint = await webhooks.getEndpoint(delivery.org_id);
+    if (!endpoint) return { ok: false, code: "WEBHOOK_NOT_REGISTERED", message: "no webhook is registered for this organization", statusCode: null };
+    let secret: string | null = null;
+    if (endpoint.signing_secret !== null) {
+      const opened = this.secrets.open(endpoint.signing_secret);
+      if (!opened.ok) return { ok: false, code: "SIGNING_SECRET_UNAVAILABLE", message: opened.reason, statusCode: null };
+      secret = opened.secret;
+    }
+    const body = Buffer.from(delivery.payload, "utf8");
+    return this.sender.send(endpoint.url, body, deliveryHeaders(delivery.id, delivery.event_type, body, secret), signal);
+  }
+}

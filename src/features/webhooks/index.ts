@@ -1,0 +1,34 @@
+import type { Config } from "../../platform/config.js";
+import type { JobQueue } from "../../platform/jobs/queue.js";
+import type { Store } from "../../platform/store/db.js";
+import { DeliveryRunner } from "./delivery-runner.js";
+import { HttpSender } from "./http-sender.js";
+import { WebhookOutbox } from "./outbox.js";
+import { SecretBox } from "./secret-box.js";
+import { WebhookService } from "./service.js";
+import { TargetGuard } from "./target-guard.js";
+
+export { WebhookOutbox } from "./outbox.js";
+export type { IndexingStatusChange } from "./outbox.js";
+
+export interface Webhooks {
+  readonly outbox: WebhookOutbox;
+  readonly service: WebhookService;
+  readonly runner: DeliveryRunner;
+}
+
+const MAX_REDIRECTS = 5;
+
+/** Wires the webhook subsystem from the configuration; called by the composition root. */
+export function createWebhooks(config: Config, store: Store, queue: JobQueue, wake: () => void): Webhooks {
+  const guard = new TargetGuard(config.webhookAllowPrivateUrls);
+  const sender = new HttpSender(guard, { timeoutMs: config.webhookTimeoutMs, maxRedirects: MAX_REDIRECTS });
+  const secrets = new SecretBox(config.webhookSecretKey);
+  const attempts = { maxAttempts: config.webhookMaxAttempts };
+  const schedule = { baseMs: config.webhookRetryBaseMs, maxMs: config.webhookRetryMaxMs };
+  return {
+    outbox: new WebhookOutbox(queue, attempts),
+    service: new WebhookService(store, queue, guard, sender, secrets, attempts, Date.now, wake),
+    runner: new DeliveryRunner(store, queue, sender, secrets, schedule, Date.now, wake),
+  };
+}

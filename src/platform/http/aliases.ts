@@ -1,0 +1,42 @@
+import type { FastifyRequest } from "fastify";
+import { invalidInput } from "../errors/app-error.js";
+import { DEPRECATED_SINCE } from "./request-state.js";
+
+export function deprecate(req: FastifyRequest, alias: string, canonical: string, message?: string): void {
+  if (req.state.deprecations.some((d) => d.deprecated_field === alias)) return;
+  req.state.deprecations.push({
+    deprecated: true,
+    message: message ?? `'${alias}' is deprecated; use '${canonical}'`,
+    deprecated_since: DEPRECATED_SINCE,
+    deprecated_field: alias,
+    preferred_field: canonical,
+  });
+}
+
+const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+
+/**
+ * Reads a field that also has a deprecated alias. The alias alone is accepted with a
+ * deprecation notice; both with different values is a client error, never a silent pick.
+ */
+export function pickAliased<T>(req: FastifyRequest, source: Readonly<Record<string, unknown>>, canonical: string, alias: string): T | undefined {
+  const c = source[canonical];
+  const a = source[alias];
+  if (isSet(a)) {
+    deprecate(req, alias, canonical);
+    if (isSet(c) && JSON.stringify(c) !== JSON.stringify(a)) {
+      throw invalidInput(`'${canonical}' and its deprecated alias '${alias}' were both sent with different values`);
+    }
+    return (isSet(c) ? c : a) as T;
+  }
+  return isSet(c) ? (c as T) : undefined;
+}
+
+/** database / tenant_id and collection / sub_tenant_id, recorded on the request for meta. */
+export function resolveScope(req: FastifyRequest, source: Readonly<Record<string, unknown>>): { database: string | undefined; collection: string | undefined } {
+  const database = pickAliased<string>(req, source, "database", "tenant_id");
+  const collection = pickAliased<string>(req, source, "collection", "sub_tenant_id");
+  if (database !== undefined) req.state.database = database;
+  if (collection !== undefined) req.state.collection = collection;
+  return { database, collection };
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from "node:crypto";
+import Fastify from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { App } from "./app-type.js";
+import multipart from "@fastify/multipart";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { Ajv } from "ajv";
+import { AppError } from "../errors/app-error.js";
+import { jsonDepthExceeds, tooDeepMessage } from "../util/json-depth.js";
+import type { OrgService } from "../../features/organizations/service.js";
+import { API_VERSION } from "./envelope.js";
+import { errorHandler, notFound } from "./error-handler.js";
+import { authenticate } from "./auth.js";
+import type { RateLimiter } from "./rate-limit.js";
+import { DEPRECATED_SINCE } from "./request-state.js";
+import { ROUTE_DECODED } from "./route-decoded-body.js";
+
+export interface ServerDeps {
+  readonly logLevel: string;
+  readonly bodyLimitBytes: number;
+  readonly orgs: OrgService;
+  readonly limiter: RateLimiter;
+}
+
+const SUPPORTED_VERSIONS = new Set(["1", "2"]);
+
+/**
+ * The Fastify instance with the cross-cutting conventions: request ids, API-Version,
+ * authentication, deprecation headers, strict body validation and one error renderer.
+ * Subsystems register their routes on it afterwards.
+ */
+export async function createServer(deps: ServerDeps): Promise<App> {
+  const app = Fastify({
+    logger: deps.logLevel === "silent" ? false : { level: deps.logLevel },
+    bodyLimit: deps.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    ajv: { customOptions: {} },
+  });
+
+  // Bodies are validated strictly (a string is not a number); query strings are coerced,
+  // since every query value arrives as text.
+  const bodyAjv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  const queryAjv = new Ajv({ coerceTypes: "array", useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  // Bodies marked route-decoded are documented only: their routes decode and bound each field.
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === "body" && (schema as Record<string, unknown>)[ROUTE_DECODED] === true
+      ? () => true
+      : (httpPart === "body" ? bodyAjv : queryAjv).compile(schema),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: { title: "Context Store API", version: API_VERSION },
+      components: {
+        securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  // The docs page and its assets are public.
+  app.addHook("onRoute", (route) => {
+    if (route.url.startsWith("/docs")) route.config = { ...(route.config ?? {}), auth: false, shape: "plain" };
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { docExpansion: "list" } });
+
+  // JSON bodies are checked for nesting depth before parsing, for every route (v2, v1, /byog):
+  // deeper input would overflow the stack in whatever recurses over it later.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (jsonDepthExceeds(text)) {
+      done(new AppError("INVALID_INPUT", tooDeepMessage("The JSON body")), undefined);
+      return;
+    }
+    void parseJson(req, text, done);
+  });
+
+  // Multipart bodies are read by the routes that take them (parts are streamed and bounded there).
+  await app.register(multipart, { throwFileSizeLimit: true });
+
+  app.decorateRequest("state", null as never);
+  app.addHook("onRequest", async (req, reply) => {
+    req.state = { startedAt: process.hrtime.bigint(), deprecations: [], principal: null, database: null, collection: null };
+    void reply.header("X-Request-ID", req.id);
+    void reply.header("API-Version", API_VERSION);
+    const deprecatedRoute = req.routeOptions.config?.deprecatedRoute;
+    if (deprecatedRoute) {
+      req.state.deprecations.push({
+        deprecated: true,
+        message: deprecatedRoute.message,
+        deprecated_since: DEPRECATED_SINCE,
+      });
+    }
+    const version = req.headers["api-version"];
+    if (typeof version === "string" && !SUPPORTED_VERSIONS.has(version.trim())) {
+      throw new AppError("INVALID_INPUT", `Unsupported API-Version '${version}'; this service speaks version ${API_VERSION}`);
+    }
+    // Unknown routes answer 404 whatever the credentials.
+    if (!req.is404) await authenticate(req, deps.orgs, deps.limiter);
+  });
+  app.addHook("onSend", async (req, reply, payload) => {
+    if (req.state?.deprecations.length) void reply.header("Deprecation", "true");
+    return payload;
+  });
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFound());
+
+  app.get("/openapi.json", { config: { auth: false, shape: "plain" }, schema: { hide: true } }, async () => app.swagger());
+  return app.withTypeProvider<TypeBoxTypeProvider>();
+}

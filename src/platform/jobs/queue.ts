@@ -1,0 +1,230 @@
+import { sql, type UpdateObject } from "kysely";
+import type { Executor, Store } from "../store/db.js";
+import type { JobsTable, Schema } from "../store/schema.js";
+import { newId } from "../util/ids.js";
+import { backoffDelay } from "./backoff.js";
+import { JOB_CATALOG, JOB_KINDS, type JobKind, type JobPayload, isJobKind } from "./catalog.js";
+
+export interface ClaimedJob {
+  readonly id: string;
+  readonly kind: JobKind;
+  readonly payload: unknown;
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  /** Fencing token: only the holder of the current lease may complete, fail or release. */
+  readonly leaseOwner: string;
+}
+
+export interface EnqueueOptions {
+  runAt?: number;
+  /** At most one job with this key ever exists (recurring slots, idempotent enqueues). */
+  dedupeKey?: string;
+  /** Enqueue inside the caller's transaction, so the job exists iff the write does. */
+  executor?: Executor;
+}
+
+export type FailOutcome = "retry" | "dead" | "lost";
+
+/**
+ * The durable job queue on the relational store. Jobs are claimed with a lease; a job
+ * whose lease expires (its worker died) is claimed again. Every state change after the
+ * claim is fenced on (id, lease_owner), so a stale worker can never complete a job that
+ * was handed to someone else: completion happens exactly once.
+ */
+export class JobQueue {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+    /** Intervals of recurring jobs that override the catalog's (configuration). */
+    private readonly everyMs: Partial<Record<JobKind, number>> = {},
+  ) {}
+
+  /** How often a scheduling worker should enqueue recurring jobs: their shortest interval, at most a minute. */
+  get scheduleCheckMs(): number {
+    const intervals = JOB_KINDS.map((k) => this.intervalOf(k)).filter((e): e is number => e !== undefined);
+    return Math.min(60_000, ...intervals);
+  }
+
+  private intervalOf(kind: JobKind): number | undefined {
+    return this.everyMs[kind] ?? JOB_CATALOG[kind].everyMs;
+  }
+
+  async enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, options: EnqueueOptions = {}): Promise<string> {
+    const { dedupeKey, ...rest } = options;
+    const [id] = await this.enqueueMany(kind, [{ payload, ...(dedupeKey !== undefined ? { dedupeKey } : {}) }], rest);
+    return id as string;
+  }
+
+  /** Enqueues several jobs of one kind in one statement; returns their ids in order. */
+  async enqueueMany<K extends JobKind>(
+    kind: K,
+    jobs: ReadonlyArray<{ payload: JobPayload<K>; dedupeKey?: string }>,
+    options: Omit<EnqueueOptions, "dedupeKey"> = {},
+  ): Promise<string[]> {
+    if (jobs.length === 0) return [];
+    const spec = JOB_CATALOG[kind];
+    const at = this.now();
+    const rows = jobs.map((job) => ({
+      id: newId(),
+      kind,
+      payload: JSON.stringify(job.payload),
+      status: "queued" as const,
+      attempts: 0,
+      max_attempts: spec.maxAttempts,
+      run_at: options.runAt ?? at,
+      lease_owner: null,
+      lease_expires_at: null,
+      last_error: null,
+      dedupe_key: job.dedupeKey ?? null,
+      created_at: at,
+      updated_at: at,
+      completed_at: null,
+    }));
+    await (options.executor ?? this.store.db)
+      .insertInto("jobs")
+      .values(rows)
+      .onConflict((oc) => oc.column("dedupe_key").where("dedupe_key", "is not", null).doNothing())
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Claims up to `limit` runnable jobs (due, or with an expired lease) for `leaseMs`. */
+  async claim(workerId: string, limit: number, leaseMs: number, kinds?: readonly JobKind[]): Promise<ClaimedJob[]> {
+    const at = this.now();
+    const owner = `${workerId}:${newId()}`;
+    const kindFilter = kinds && kinds.length > 0 ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`))})` : sql``;
+    const lock = this.store.backend === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+    const result = await sql<JobsTable>`
+      UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${at + leaseMs},
+        attempts = attempts + 1, updated_at = ${at}
+      WHERE id IN (
+        SELECT id FROM jobs
+        WHERE ((status = 'queued' AND run_at <= ${at}) OR (status = 'running' AND lease_expires_at < ${at}))
+        ${kindFilter}
+        ORDER BY run_at LIMIT ${limit} ${lock})
+      RETURNING *`.execute(this.store.db);
+    const claimed: ClaimedJob[] = [];
+    for (const row of result.rows) {
+      const attempts = Number(row.attempts);
+      if (!isJobKind(row.kind) || attempts > Number(row.max_attempts)) {
+        // Unknown kinds (from a newer deployment) and jobs whose workers kept dying are dead-lettered.
+        await this.markDead({ id: row.id, leaseOwner: owner }, isJobKind(row.kind) ? "lease expired too many times" : `unknown job kind ${row.kind}`);
+        continue;
+      }
+      claimed.push({
+        id: row.id,
+        kind: row.kind,
+        payload: JSON.parse(row.payload) as unknown,
+        attempts,
+        maxAttempts: Number(row.max_attempts),
+        leaseOwner: owner,
+      });
+    }
+    return claimed;
+  }
+
+  async extendLease(job: ClaimedJob, leaseMs: number): Promise<boolean> {
+    const at = this.now();
+    const res = await this.store.db
+      .updateTable("jobs")
+      .set({ lease_expires_at: at + leaseMs, updated_at: at })
+      .where("id", "=", job.id)
+      .where("lease_owner", "=", job.leaseOwner)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** Marks the job completed; false when the lease was lost (someone else owns it now). */
+  async complete(job: ClaimedJob, executor?: Executor): Promise<boolean> {
+    return (await this.completeMany([job], executor)).has(job.id);
+  }
+
+  /** Completes the jobs whose lease is still held; returns the ids completed. */
+  async completeMany(jobs: readonly ClaimedJob[], executor?: Executor): Promise<Set<string>> {
+    const at = this.now();
+    return this.fenced(jobs, { status: "completed", completed_at: at, updated_at: at, lease_owner: null, lease_expires_at: null }, executor);
+  }
+
+  async fail(job: ClaimedJob, error: string): Promise<FailOutcome> {
+    if (job.attempts >= job.maxAttempts) {
+      return (await this.markDead(job, error)) ? "dead" : "lost";
+    }
+    const spec = JOB_CATALOG[job.kind];
+    const at = this.now();
+    const retried = await this.fenced([job], {
+      status: "queued",
+      run_at: at + backoffDelay(job.attempts, spec.backoffMs, spec.maxBackoffMs),
+      last_error: error.slice(0, 4000),
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: at,
+    });
+    return retried.size > 0 ? "retry" : "lost";
+  }
+
+  /** Gives a claimed job back untouched (shutdown): it does not count as an attempt. */
+  async release(job: ClaimedJob): Promise<boolean> {
+    const at = this.now();
+    const released = await this.fenced([job], {
+      status: "queued",
+      attempts: sql<number>`attempts - 1`,
+      run_at: at,
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: at,
+    });
+    return released.size > 0;
+  }
+
+  async get(id: string): Promise<JobsTable | undefined> {
+    return this.store.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** Enqueues this interval's run of every recurring job; the dedupe key makes it once per slot. */
+  async scheduleRecurring(): Promise<void> {
+    const at = this.now();
+    for (const kind of JOB_KINDS) {
+      const every = this.intervalOf(kind);
+      if (every === undefined) continue;
+      const slot = Math.floor(at / every);
+      await this.enqueue(kind, {}, { dedupeKey: `schedule:${kind}:${slot}`, runAt: slot * every });
+    }
+  }
+
+  /** Deletes finished jobs older than the horizon; dead jobs are kept for inspection. */
+  async prune(olderThanMs: number): Promise<number> {
+    const res = await this.store.db
+      .deleteFrom("jobs")
+      .where("status", "=", "completed")
+      .where("completed_at", "<", this.now() - olderThanMs)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
+  private async markDead(job: Pick<ClaimedJob, "id" | "leaseOwner">, error: string): Promise<boolean> {
+    const at = this.now();
+    const dead = await this.fenced([job], { status: "dead", last_error: error.slice(0, 4000), lease_owner: null, lease_expires_at: null, updated_at: at });
+    return dead.size > 0;
+  }
+
+  /**
+   * Every state change after the claim: applies `set` to those of the jobs still running under
+   * the lease they were claimed with; returns their ids.
+   */
+  private async fenced(
+    jobs: ReadonlyArray<Pick<ClaimedJob, "id" | "leaseOwner">>,
+    set: UpdateObject<Schema, "jobs">,
+    executor?: Executor,
+  ): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
+    const rows = await (executor ?? this.store.db)
+      .updateTable("jobs")
+      .set(set)
+      .where((eb) => eb.or(jobs.map((j) => eb.and([eb("id", "=", j.id), eb("lease_owner", "=", j.leaseOwner)]))))
+      .where("status", "=", "running")
+      .returning("id")
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+}

@@ -1,0 +1,171 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import pg from "pg";
+import { observedDialect } from "./observed-dialect.js";
+import type { Schema } from "./schema.js";
+import { WriteHealth } from "./write-health.js";
+
+export type Backend = "sqlite" | "postgres";
+
+/** Either the root handle or an open transaction: stores accept both. */
+export type Executor = Kysely<Schema> | Transaction<Schema>;
+
+export interface Store {
+  readonly backend: Backend;
+  readonly db: Kysely<Schema>;
+  /**
+   * For reads only: on SQLite a second connection, so reads (queries, status, lists) never wait
+   * behind a write transaction that holds the writer connection across its awaits; WAL gives
+   * them the latest committed state. On PostgreSQL the same pool as `db`.
+   */
+  readonly reader: Kysely<Schema>;
+  /**
+   * Runs fn in one transaction. On SQLite it is BEGIN IMMEDIATE, so the write lock is
+   * taken up front and a concurrent process waits (busy_timeout) instead of failing
+   * mid-transaction on a lock upgrade.
+   */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in a read transaction that sees one consistent state without blocking writers:
+   * REPEATABLE READ on PostgreSQL, a deferred (WAL snapshot) transaction on SQLite's reader.
+   */
+  snapshot<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  /** Whether writes fail because the store cannot be written (disk full, read-only), as last seen. */
+  readonly health: WriteHealth;
+  /**
+   * Writes a row that needs new space (about 16 KB) and rolls it back: throws what a real
+   * write would meet (disk full, read-only). Readiness runs it to see a failure end.
+   */
+  probeWrite(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Max pool size on PostgreSQL. */
+  poolSize?: number;
+}
+
+const INT8_OID = 20;
+
+/**
+ * A transaction on one SQLite connection. On failure it rolls back only a transaction that is
+ * still open: after SQLITE_FULL, SQLITE_IOERR and the like SQLite may have rolled back already,
+ * and a ROLLBACK then fails ("no transaction is active") and would replace the real error,
+ * which is what propagates (and gets logged).
+ */
+function sqliteTransaction<T>(
+  db: Kysely<Schema>,
+  file: BetterSqlite3.Database,
+  begin: "BEGIN" | "BEGIN IMMEDIATE",
+  fn: (tx: Executor) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql.raw(begin).execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`COMMIT`.execute(conn);
+      return result;
+    } catch (err) {
+      if (file.inTransaction) await sql`ROLLBACK`.execute(conn).catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
+class ProbeDone extends Error {}
+
+async function probeWrite(store: Pick<Store, "transaction">): Promise<void> {
+  try {
+    await store.transaction(async (tx) => {
+      await tx
+        .insertInto("settings")
+        .values({ name: `write-probe:${randomUUID()}`, value: "x".repeat(16_384), created_at: Date.now() })
+        .execute();
+      throw new ProbeDone();
+    });
+  } catch (err) {
+    if (!(err instanceof ProbeDone)) throw err;
+  }
+}
+
+function openSqlite(dataDir: string): Store {
+  mkdirSync(dataDir, { recursive: true });
+  const file = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
+  file.pragma("journal_mode = WAL");
+  file.pragma("synchronous = NORMAL");
+  file.pragma("busy_timeout = 10000");
+  file.pragma("foreign_keys = ON");
+  const health = new WriteHealth();
+  const db = new Kysely<Schema>({ dialect: observedDialect(new SqliteDialect({ database: file }), (err) => health.observe(err)) });
+  const readFile = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
+  readFile.pragma("busy_timeout = 10000");
+  readFile.pragma("query_only = ON");
+  const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: readFile }) });
+  const store: Store = {
+    backend: "sqlite",
+    db,
+    reader,
+    health,
+    transaction: (fn) => sqliteTransaction(db, file, "BEGIN IMMEDIATE", fn),
+    snapshot: (fn) => sqliteTransaction(reader, readFile, "BEGIN", fn),
+    async ping() {
+      await sql`SELECT 1`.execute(db);
+    },
+    probeWrite: () => probeWrite(store),
+    async close() {
+      await reader.destroy();
+      await db.destroy();
+    },
+  };
+  return store;
+}
+
+const epochAwareTypeParser = ((oid: number, format?: "text" | "binary"): unknown =>
+  oid === INT8_OID ? (v: string): number => Number(v) : (pg.types.getTypeParser(oid, format ?? "text") as unknown)) as typeof pg.types.getTypeParser;
+
+function openPostgres(url: string, poolSize: number): Store {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // Epoch-millisecond BIGINTs fit a double exactly; read them as numbers, not strings.
+    types: { getTypeParser: epochAwareTypeParser },
+  });
+  // An idle client losing its server must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  // Nor a client checked out when its session ends (failover, pg_terminate_backend): with no
+  // listener its 'error' event would be an uncaught exception. Its query fails (503) instead.
+  pool.on("connect", (client) => client.on("error", () => undefined));
+  const health = new WriteHealth();
+  // The observed dialect also keeps a failing ROLLBACK from replacing the error that caused it.
+  const db = new Kysely<Schema>({ dialect: observedDialect(new PostgresDialect({ pool }), (err) => health.observe(err)) });
+  const store: Store = {
+    backend: "postgres",
+    db,
+    reader: db,
+    health,
+    probeWrite: () => probeWrite(store),
+    async transaction(fn) {
+      return db.transaction().execute(fn);
+    },
+    async snapshot(fn) {
+      return db.transaction().setIsolationLevel("repeatable read").execute(fn);
+    },
+    async ping() {
+      await sql`SELECT 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+  return store;
+}
+
+export function openStore(options: StoreOptions): Store {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openSqlite(options.dataDir);
+}

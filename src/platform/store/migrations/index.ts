@@ -1,0 +1,25 @@
+import { migration0001 } from "./0001-foundation.js";
+import { migration0002 } from "./0002-graph.js";
+import { migration0003 } from "./0003-feedback-webhooks.js";
+import { migration0004 } from "./0004-context.js";
+import { migration0005 } from "./0005-settings.js";
+import { migration0006 } from "./0006-context-graph.js";
+import { migration0007 } from "./0007-query.js";
+import { migration0008 } from "./0008-term-index.js";
+import { migration0009 } from "./0009-content-hash.js";
+import { migration0010 } from "./0010-connectors.js";
+import type { Migration } from "./migration.js";
+
+/** Every migration, in order. Append only. */
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+  migration0007,
+  migration0008,
+  migration0009,
+  migration0010,
+];

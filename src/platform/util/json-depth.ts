@@ -1,0 +1,49 @@
+/**
+ * Nesting limits for JSON read from callers. Recursive code further on (JSON.stringify, schema
+ * validation, Array.prototype.toString, SQL JSON building) overflows the stack on input nested a
+ * few thousand levels deep, so depth is checked on the text, before anything parses it.
+ */
+
+/** Deepest array/object nesting accepted in a request body or a JSON-encoded field. */
+export const MAX_JSON_DEPTH = 64;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The nesting depth of JSON text, scanning at most until it passes `limit` (linear, no parse). */
+export function jsonDepthExceeds(text: string, limit: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > limit) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+export type JsonParse = { ok: true; value: unknown } | { ok: false; reason: "too_deep" | "malformed" };
+
+/** JSON.parse behind the depth check: malformed and too-deep text are told apart for the message. */
+export function parseJsonBounded(text: string, limit: number = MAX_JSON_DEPTH): JsonParse {
+  if (jsonDepthExceeds(text, limit)) return { ok: false, reason: "too_deep" };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+}
+
+export const tooDeepMessage = (what: string, limit: number = MAX_JSON_DEPTH): string => `${what} is nested more than ${limit} levels deep`;

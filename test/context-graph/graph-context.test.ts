@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { ingestApp } from "../helpers/context.js";
+import { createReadyDatabase, startTestApp, type TestApp } from "../helpers/harness.js";
+import type { GraphContextRequest, RetrievedChunk } from "../../src/features/context-graph/index.js";
+import { SLACK_ROOT, slackThread } from "./graph-fixtures.js";
+
+describe("graph context for POST /query and connected items for thinking mode", () => {
+  let t: TestApp;
+  let databaseId = "";
+  const chunksOf = async (sourceId: string): Promise<RetrievedChunk[]> =>
+    t.app.store.db
+      .selectFrom("context_chunks as c")
+      .innerJoin("context_items as i", "i.id", "c.item_id")
+      .select(["c.chunk_uuid", "c.item_id", "i.source_id", "c.content"])
+      .where("i.source_id", "=", sourceId)
+      .where("i.database_id", "=", databaseId)
+      .execute();
+  const request = (over: Partial<GraphContextRequest>): GraphContextRequest => ({
+    databaseId,
+    corpus: "knowledge",
+    collections: ["ctx"],
+    queryText: "",
+    chunks: [],
+    principals: null,
+    mode: "fast",
+    ...over,
+  });
+
+  before(async () => {
+    t = await startTestApp();
+    await createReadyDatabase(t, "ctx");
+    await ingestApp(t, "ctx", [
+      { id: "n1", type: "note", title: "John", content: { text: "John Smith works at Microsoft and lives in Seattle." } },
+      { id: "n2", type: "note", title: "Microsoft", content: { text: "Grace Hopper works at Microsoft." } },
+      { id: "secret", type: "note", title: "Secret", content: { text: "John Smith lives in Paris." }, acl: ["ada@example.com"] },
+      ...slackThread,
+      { id: "ticket", type: "ticket", title: "Ticket", content: { text: "Follow-up" }, relations: { ids: [`slack:message:${SLACK_ROOT}`] } },
+    ]);
+    const row = await t.app.store.db.selectFrom("databases").select("id").where("name", "=", "ctx").executeTakeFirstOrThrow();
+    databaseId = row.id;
+  });
+  after(async () => t.close());
+
+  test("query_paths start at the entities the query names, lowercase included", async () => {
+    for (const queryText of ["Where does John Smith work?", "where does john smith work"]) {
+      const ctx = await t.app.graphContext.graphContextFor(request({ queryText }));
+      const first = ctx.query_paths[0];
+      assert.ok(first, queryText);
+      assert.equal(first.group_id, "q_0");
+      const works = ctx.query_paths.flatMap((p) => p.triplets).find((s) => s.relation.canonical_predicate === "works_at");
+      assert.equal(works?.source.name, "John Smith");
+      assert.equal(works?.target.name, "Microsoft");
+      assert.ok(
+        ctx.query_paths.every((p, i) => i === 0 || (ctx.query_paths[i - 1]?.relevancy_score ?? 0) >= p.relevancy_score),
+        "best first",
+      );
+    }
+    const none = await t.app.graphContext.graphContextFor(request({ queryText: "zzz qqq" }));
+    assert.deepEqual(none.query_paths, []);
+  });
+
+  test("chunk_relations and chunk_id_to_group_ids come from the retrieved chunks", async () => {
+    const chunks = await chunksOf("n1");
+    assert.ok(chunks.length > 0);
+    const ctx = await t.app.graphContext.graphContextFor(request({ queryText: "Microsoft", chunks }));
+    const group = ctx.chunk_relations[0];
+    assert.equal(group?.group_id, "p_0");
+    assert.deepEqual(group?.source_chunk_ids, [chunks[0]?.chunk_uuid]);
+    assert.ok(group?.triplets.some((s) => s.relation.canonical_predicate === "lives_in"));
+    assert.match(group?.combined_context ?? "", /works at Microsoft/);
+    assert.ok(ctx.chunk_id_to_group_ids[chunks[0]?.chunk_uuid ?? ""]?.includes("p_0"));
+  });
+
+  test("thinking mode adds relations of the chunk's entities read elsewhere and two-hop paths", async () => {
+    const chunks = await chunksOf("n1");
+    const fast = await t.app.graphContext.graphContextFor(request({ queryText: "John Smith", chunks }));
+    const deep = await t.app.graphContext.graphContextFor(request({ queryText: "John Smith", chunks, mode: "thinking" }));
+    const names = (ctx: typeof deep) => ctx.chunk_relations.flatMap((p) => p.triplets.map((s) => s.source.name));
+    assert.ok(!names(fast).includes("Grace Hopper"));
+    assert.ok(names(deep).includes("Grace Hopper"), "n2 is linked through Microsoft");
+    assert.ok(deep.query_paths.some((p) => p.triplets.length === 2));
+  });
+
+  test("acl: relations of items the caller cannot see never appear", async () => {
+    const paths = async (principals: string[] | null) =>
+      (await t.app.graphContext.graphContextFor(request({ queryText: "John Smith", principals }))).query_paths.flatMap((p) =>
+        p.triplets.map((s) => s.target.name),
+      );
+    assert.ok((await paths(null)).includes("Paris"));
+    assert.ok((await paths(["ada@example.com"])).includes("Paris"));
+    assert.ok(!(await paths(["bob@example.com"])).includes("Paris"));
+  });
+
+  test("relatedItems: items within 1-2 hops, nearest first; memory never reaches knowledge", async () => {
+    const base = { databaseId, corpus: "knowledge" as const, collection: "ctx", principals: null };
+    const one = await t.app.graphContext.relatedItems({ ...base, sourceIds: ["ticket"], maxHops: 1 });
+    assert.deepEqual(
+      one.map((r) => [r.source_id, r.depth, r.relation, r.via]),
+      [[`slack:message:${SLACK_ROOT}`, 1, "references", "ticket"]],
+    );
+    const two = await t.app.graphContext.relatedItems({ ...base, sourceIds: ["ticket"] });
+    assert.deepEqual(
+      two.map((r) => r.source_id).sort(),
+      [`slack:message:${SLACK_ROOT}`, "slack:message:1700000060.000200", "slack:message:1700000120.000300"].sort(),
+    );
+    assert.equal((await t.app.graphContext.relatedItems({ ...base, sourceIds: ["ticket"], limit: 1 })).length, 1);
+    assert.deepEqual(await t.app.graphContext.relatedItems({ ...base, corpus: "memory", sourceIds: ["ticket"] }), []);
+  });
+});

@@ -1,0 +1,154 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createLocalEmbedder } from "../../src/engines/embeddings/local-embedder.js";
+import { createReadyDatabase, field, startTestApp, type HttpResult, type TestApp } from "../helpers/harness.js";
+import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
+
+interface Chunk {
+  id: string;
+  chunk_content: string;
+  relevancy_score: number;
+  timestamp: string;
+}
+
+const DAY = 86_400_000;
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+describe("POST /query ranking: alpha, recency_bias, neighbouring turns, speakers, feedback", () => {
+  let t: TestApp;
+  const q = (body: Record<string, unknown>): Promise<HttpResult> => t.request("POST", "/query", { body: { database: "rank", graph_context: false, ...body } });
+  const chunks = (res: HttpResult): Chunk[] => {
+    assert.equal(res.status, 200, res.text);
+    return field<Chunk[]>(res.body, "data.chunks");
+  };
+  const ids = (res: HttpResult): string[] => chunks(res).map((c) => c.id);
+  const docs = [
+    { id: "solar", text: "Solar panels on the roof turn sunlight into electricity for the whole house." },
+    { id: "garden", text: "The vegetable garden gets morning sunlight and needs water twice a week." },
+    { id: "cars", text: "Electric cars charge overnight from the grid at a cheaper tariff." },
+    { id: "tax", text: "The quarterly tax return is due at the end of the month." },
+    { id: "pasta", text: "Boil the pasta for nine minutes and keep a cup of the cooking water." },
+  ];
+  const now = Date.now();
+
+  before(async () => {
+    t = await startTestApp();
+    await createReadyDatabase(t, "rank");
+    const items = [
+      ...docs.map((d) => ({ id: d.id, type: "note", title: d.id, content: { text: d.text }, timestamp: iso(now - 10 * DAY) })),
+      // same text, the older ingested first: without recency they tie and keep ingestion order
+      {
+        id: "old-memo",
+        type: "note",
+        title: "Lighthouse",
+        content: { text: "Lighthouse keepers log the fog horn schedule." },
+        timestamp: iso(now - 900 * DAY),
+      },
+      { id: "new-memo", type: "note", title: "Lighthouse", content: { text: "Lighthouse keepers log the fog horn schedule." }, timestamp: iso(now - DAY) },
+    ];
+    assert.equal((await ingestMultipart(t, { type: "knowledge", database: "rank", app_knowledge: JSON.stringify(items) })).status, 202);
+    const session = Date.parse("2023-05-08T13:56:00Z");
+    const turns = [
+      ["t1", "Bob", "Guess what, on Saturday I finally visited the animal shelter downtown!"],
+      ["t2", "Alice", "Oh wow, tell me everything, how did it go?"],
+      ["t3", "Bob", "We came home with a tiny grey kitten and named her Pixel."],
+      ["t4", "Alice", "I finally finished the pottery class."],
+      ["t5", "Bob", "I finished the pottery class as well."],
+      ["t6", "Alice", "The bus shelter on our street was repainted."],
+      ["t8", "Alice", "What did the mechanic say about the brakes?"],
+    ];
+    const memories = turns.map(([id, speaker, text], i) => ({ id, text, user_name: speaker, timestamp: iso(session + i * 1000) }));
+    const res = await t.request("POST", "/context/ingest", { body: { type: "memory", database: "rank", collection: "chat", memories } });
+    assert.equal(res.status, 202, res.text);
+    await waitTerminal(t, "rank", [...docs.map((d) => d.id), "old-memo", "new-memo"]);
+    await waitTerminal(
+      t,
+      "rank",
+      turns.map(([id]) => id!),
+      "chat",
+    );
+  });
+  after(async () => t.close());
+
+  test("alpha 0 ranks exactly as BM25 (query_by text); alpha 1 ranks by dense similarity", async () => {
+    const query = "sunlight electricity water";
+    const bm25 = ids(await q({ query, query_by: "text", max_results: 10 }));
+    assert.ok(bm25.length >= 3);
+    assert.deepEqual(ids(await q({ query, alpha: 0, max_results: 10 })).slice(0, bm25.length), bm25);
+
+    const dense = chunks(await q({ query, alpha: 1, max_results: 10 }));
+    assert.equal(dense.length, 7);
+    const embedder = await createLocalEmbedder({ workers: 1 });
+    try {
+      // the stored vectors embed the rendered chunk text
+      const [qv, ...vectors] = await embedder.embed([query, ...dense.map((c) => c.chunk_content)]);
+      const cos = (v: Float32Array): number => v.reduce((s, x, i) => s + x * qv![i]!, 0);
+      const similarity = vectors.map((v) => cos(v));
+      for (let i = 1; i < similarity.length; i++) assert.ok(similarity[i - 1]! >= similarity[i]! - 1e-6, `dense order at ${i}: ${JSON.stringify(similarity)}`);
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  test("recency_bias 0 scores equal texts equally whatever their age; recency_bias 1 puts the newer first", async () => {
+    const query = "lighthouse fog horn schedule";
+    const plain = chunks(await q({ query, max_results: 2 }));
+    assert.deepEqual(
+      plain.map((c) => c.relevancy_score),
+      [1, 1],
+    );
+    assert.deepEqual(plain.map((c) => c.id).sort(), ["new-memo", "old-memo"]);
+    const recent = chunks(await q({ query, max_results: 10, recency_bias: 1 }));
+    const at = (id: string): number => recent.findIndex((c) => c.id === id);
+    assert.equal(recent[0]!.id, "new-memo");
+    assert.ok(at("old-memo") === -1 || recent[at("old-memo")]!.relevancy_score < 0.01, "a 900-day-old match keeps almost nothing at full bias");
+    const half = chunks(await q({ query, max_results: 2, recency_bias: 0.5 }));
+    assert.deepEqual(
+      half.map((c) => c.id),
+      ["new-memo", "old-memo"],
+    );
+    assert.ok(Math.abs(half[1]!.relevancy_score - 0.5) < 0.01, "half the bias keeps about half the score of an old match");
+  });
+
+  test("memories carry their timestamp; a turn next to the matching one is brought in (neighbouring context)", async () => {
+    const hits = chunks(await q({ query: "What did Bob do at the animal shelter?", type: "memory", collection: "chat", max_results: 3 }));
+    assert.equal(hits[0]!.id, "t1");
+    assert.equal(hits[0]!.timestamp, "2023-05-08T13:56:00.000Z");
+    assert.equal(hits[1]!.id, "t2", `t2 shares no word with the question but follows t1: ${JSON.stringify(hits.map((h) => h.id))}`);
+    const text = ids(await q({ query: "What did Bob do at the animal shelter?", type: "memory", collection: "chat", query_by: "text" }));
+    assert.equal(text[0], "t1");
+    assert.ok(!text.includes("t2"), "text mode returns keyword matches only, no neighbours");
+  });
+
+  test("a memory timestamp that is not a date is 400", async () => {
+    const res = await t.request("POST", "/context/ingest", {
+      body: { type: "memory", database: "rank", memories: [{ text: "x", timestamp: "last tuesday" }] },
+    });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(field(res.body, "error.code"), "INVALID_INPUT");
+  });
+
+  test("the speaker a question names (user_name) ranks first among equal matches", async () => {
+    const alice = ids(await q({ query: "What did Alice finish in pottery class?", type: "memory", collection: "chat", max_results: 5 }));
+    assert.equal(alice[0], "t4");
+    const bob = ids(await q({ query: "What did Bob finish in pottery class?", type: "memory", collection: "chat", max_results: 5 }));
+    assert.equal(bob[0], "t5");
+  });
+
+  test("feedback never changes query results", async () => {
+    const body = { query: "electric cars and solar electricity", max_results: 5, mode: "thinking" };
+    const first = await q(body);
+    const before = chunks(first).map((c) => [c.id, c.relevancy_score]);
+    const requestId = field<string>(first.body, "meta.request_id");
+    for (const rating of ["negative", "positive"]) {
+      const fb = await t.request("POST", "/feedback", {
+        body: { request_id: requestId, database: "rank", feedback: "wrong order", rating, ground_truth: { source_ids: ["pasta"] } },
+      });
+      assert.equal(fb.status, 201, fb.text);
+    }
+    assert.deepEqual(
+      chunks(await q(body)).map((c) => [c.id, c.relevancy_score]),
+      before,
+    );
+  });
+});
