@@ -74,6 +74,7 @@ for (let i = 0; i < 60; i += 1) {
   const mode = i % 2 === 0 ? "fast" : "thinking";
   const t0 = performance.now();
   const ctx = await app.graphContext.graphContextFor({
+    orgId: database.org_id,
     databaseId: database.id,
     corpus: "knowledge",
     collections: ["bench"],
@@ -88,7 +89,14 @@ for (let i = 0; i < 60; i += 1) {
 const relatedTimes: number[] = [];
 for (const id of seeds.slice(0, 100)) {
   const t0 = performance.now();
-  await app.graphContext.relatedItems({ databaseId: database.id, corpus: "knowledge", collection: "bench", sourceIds: [id], principals: null });
+  await app.graphContext.relatedItems({
+    orgId: database.org_id,
+    databaseId: database.id,
+    corpus: "knowledge",
+    collection: "bench",
+    sourceIds: [id],
+    principals: null,
+  });
   relatedTimes.push(performance.now() - t0);
 }
 for (const list of [contextTimes.fast, contextTimes.thinking, relatedTimes]) list.sort((a, b) => a - b);

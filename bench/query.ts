@@ -95,7 +95,7 @@ if (!reuse) {
           );
           const vectors = keys.map((_, i) => vectorOf(written + i));
           written += perItem;
-          await app.vectors.insert(tx, { databaseId: database.id, corpus, collection }, keys, vectors);
+          await app.vectors.insert(tx, database.org_id, { databaseId: database.id, corpus, collection }, keys, vectors);
           pendingIndex.push({ corpus, keys, vectors });
         }
       });

@@ -8,6 +8,7 @@ import { SLACK_ROOT, slackThread } from "./graph-fixtures.js";
 describe("graph context for POST /query and connected items for thinking mode", () => {
   let t: TestApp;
   let databaseId = "";
+  let orgId = "";
   const chunksOf = async (sourceId: string): Promise<RetrievedChunk[]> =>
     t.app.store.db
       .selectFrom("context_chunks as c")
@@ -17,6 +18,7 @@ describe("graph context for POST /query and connected items for thinking mode", 
       .where("i.database_id", "=", databaseId)
       .execute();
   const request = (over: Partial<GraphContextRequest>): GraphContextRequest => ({
+    orgId,
     databaseId,
     corpus: "knowledge",
     collections: ["ctx"],
@@ -37,8 +39,9 @@ describe("graph context for POST /query and connected items for thinking mode", 
       ...slackThread,
       { id: "ticket", type: "ticket", title: "Ticket", content: { text: "Follow-up" }, relations: { ids: [`slack:message:${SLACK_ROOT}`] } },
     ]);
-    const row = await t.app.store.db.selectFrom("databases").select("id").where("name", "=", "ctx").executeTakeFirstOrThrow();
+    const row = await t.app.store.db.selectFrom("databases").select(["id", "org_id"]).where("name", "=", "ctx").executeTakeFirstOrThrow();
     databaseId = row.id;
+    orgId = row.org_id;
   });
   after(async () => t.close());
 
@@ -93,7 +96,7 @@ describe("graph context for POST /query and connected items for thinking mode", 
   });
 
   test("relatedItems: items within 1-2 hops, nearest first; memory never reaches knowledge", async () => {
-    const base = { databaseId, corpus: "knowledge" as const, collection: "ctx", principals: null };
+    const base = { orgId, databaseId, corpus: "knowledge" as const, collection: "ctx", principals: null };
     const one = await t.app.graphContext.relatedItems({ ...base, sourceIds: ["ticket"], maxHops: 1 });
     assert.deepEqual(
       one.map((r) => [r.source_id, r.depth, r.relation, r.via]),

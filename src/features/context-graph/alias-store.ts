@@ -66,15 +66,21 @@ class TrackedAliasTable implements AliasTable {
   }
 }
 
+/** The database (and its organization) whose people an alias table holds. */
+export interface AliasOwner {
+  readonly orgId: string;
+  readonly databaseId: string;
+}
+
 export class LoadedAliasTable {
   private constructor(
     readonly table: TrackedAliasTable,
-    private readonly databaseId: string,
+    private readonly owner: AliasOwner,
     private readonly scope: string,
   ) {}
 
   /** `scope` is the stored scope column; `resolverScope` the key the resolver looks people up under. */
-  static async load(tx: Executor, databaseId: string, scope: string, resolverScope: string, hints: readonly IdentityHint[]): Promise<LoadedAliasTable> {
+  static async load(tx: Executor, owner: AliasOwner, scope: string, resolverScope: string, hints: readonly IdentityHint[]): Promise<LoadedAliasTable> {
     const inner = new InMemoryAliasTable();
     const keys = candidateKeys(hints);
     const ids = new Set<string>();
@@ -97,7 +103,7 @@ export class LoadedAliasTable {
         .execute();
       for (const p of people) inner.save(resolverScope, { entityId: p.entity_id, name: p.name, keys: JSON.parse(p.keys) as AliasKey[] });
     }
-    return new LoadedAliasTable(new TrackedAliasTable(inner), databaseId, scope);
+    return new LoadedAliasTable(new TrackedAliasTable(inner), owner, scope);
   }
 
   /** Writes back the people saved and removed since load. */
@@ -108,9 +114,22 @@ export class LoadedAliasTable {
     for (const person of saved.values()) {
       await tx
         .insertInto("context_graph_people")
-        .values({ database_id: this.databaseId, scope: this.scope, entity_id: person.entityId, name: person.name, keys: JSON.stringify(person.keys) })
+        .values({
+          org_id: this.owner.orgId,
+          database_id: this.owner.databaseId,
+          scope: this.scope,
+          entity_id: person.entityId,
+          name: person.name,
+          keys: JSON.stringify(person.keys),
+        })
         .execute();
-      const rows = aliasKeysOf(person).map((alias_key) => ({ database_id: this.databaseId, scope: this.scope, alias_key, entity_id: person.entityId }));
+      const rows = aliasKeysOf(person).map((alias_key) => ({
+        org_id: this.owner.orgId,
+        database_id: this.owner.databaseId,
+        scope: this.scope,
+        alias_key,
+        entity_id: person.entityId,
+      }));
       await tx
         .insertInto("context_graph_aliases")
         .values(rows)

@@ -105,7 +105,13 @@ export class GraphBuilder {
     const { chunks, fromModel } = prepared;
     const candidates = await removeItemGraph(tx, item);
     const hints = identityHints(app, speakerOf(app, item.user_name), chunks);
-    const aliases = await LoadedAliasTable.load(tx, item.database_id, aliasScopeKey(scope), scopeKey(resolutionScopeOf(scope)), hints);
+    const aliases = await LoadedAliasTable.load(
+      tx,
+      { orgId: item.org_id, databaseId: item.database_id },
+      aliasScopeKey(scope),
+      scopeKey(resolutionScopeOf(scope)),
+      hints,
+    );
     const resolver = createEntityResolver(resolutionScopeOf(scope), aliases.table);
     const modelTriplets = fromModel === undefined ? undefined : remapModelTriplets(resolver, fromModel);
     const built = buildItemGraph({ item, app, chunks, resolver, ...(modelTriplets === undefined ? {} : { modelTriplets }) });

@@ -39,6 +39,7 @@ export interface RetrievedChunk {
 }
 
 export interface GraphContextRequest {
+  readonly orgId: string;
   readonly databaseId: string;
   readonly corpus: Corpus;
   /** Collections the query ran over; paths never cross between them. */
@@ -53,6 +54,7 @@ export interface GraphContextRequest {
 }
 
 export interface RelatedItemsRequest {
+  readonly orgId: string;
   readonly databaseId: string;
   readonly corpus: Corpus;
   readonly collection: string;
@@ -105,8 +107,15 @@ export class GraphContextProvider {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private scopeOf(databaseId: string, corpus: Corpus, collection: string, principals: readonly string[] | null, excludeConnectorItems = false): TraversalScope {
-    return { backend: this.store.backend, databaseId, corpus, collection, principals, now: this.now(), excludeConnectorItems };
+  private scopeOf(
+    orgId: string,
+    databaseId: string,
+    corpus: Corpus,
+    collection: string,
+    principals: readonly string[] | null,
+    excludeConnectorItems = false,
+  ): TraversalScope {
+    return { backend: this.store.backend, orgId, databaseId, corpus, collection, principals, now: this.now(), excludeConnectorItems };
   }
 
   /**
@@ -121,7 +130,7 @@ export class GraphContextProvider {
     const chunkPaths: ScoredPath[] = [];
     await this.store.snapshot(async (db) => {
       for (const collection of req.collections) {
-        const s = this.scopeOf(req.databaseId, req.corpus, collection, req.principals, req.excludeConnectorItems);
+        const s = this.scopeOf(req.orgId, req.databaseId, req.corpus, collection, req.principals, req.excludeConnectorItems);
         query.push(...(await this.queryPaths(db, s, req.queryText, limits)));
         const mine = req.chunks.map((c) => c.chunk_uuid);
         const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
@@ -190,7 +199,7 @@ export class GraphContextProvider {
   /** Items connected to `sourceIds` within 1-2 hops (links, hierarchy, threads), nearest first. */
   async relatedItems(req: RelatedItemsRequest): Promise<RelatedItem[]> {
     const limit = req.limit ?? 20;
-    const s = this.scopeOf(req.databaseId, req.corpus, req.collection, req.principals, req.excludeConnectorItems);
+    const s = this.scopeOf(req.orgId, req.databaseId, req.corpus, req.collection, req.principals, req.excludeConnectorItems);
     const walk = await this.store.snapshot((db) => traverse(db, s, req.sourceIds, Math.min(2, Math.max(1, req.maxHops ?? 2)), req.sourceIds.length + limit));
     return walk.members
       .filter((m) => m.depth > 0)

@@ -10,24 +10,26 @@ import type { ItemLink } from "./item-links.js";
 
 /** One graph: a corpus of a collection of a database. Knowledge and memory never share one. */
 export interface GraphScope {
+  readonly orgId: string;
   readonly databaseId: string;
   readonly corpus: Corpus;
   readonly collection: string;
 }
 
-export const graphScopeOf = (item: Pick<ItemRow, "database_id" | "corpus" | "collection">): GraphScope => ({
+export const graphScopeOf = (item: Pick<ItemRow, "org_id" | "database_id" | "corpus" | "collection">): GraphScope => ({
+  orgId: item.org_id,
   databaseId: item.database_id,
   corpus: item.corpus,
   collection: item.collection,
 });
 
 /** The resolver's scope: corpus inside the collection, so the two graphs never share an entity id. */
-export const resolutionScopeOf = (s: GraphScope): { database: string; collection: string } => ({
+export const resolutionScopeOf = (s: Omit<GraphScope, "orgId">): { database: string; collection: string } => ({
   database: s.databaseId,
   collection: `${s.corpus}/${s.collection}`,
 });
 /** The alias table's scope column (PostgreSQL text cannot hold the resolver's NUL separator). */
-export const aliasScopeKey = (s: GraphScope): string => `${s.databaseId}|${s.corpus}/${s.collection}`;
+export const aliasScopeKey = (s: Omit<GraphScope, "orgId">): string => `${s.databaseId}|${s.corpus}/${s.collection}`;
 
 const BATCH = 200;
 
@@ -36,7 +38,7 @@ async function inBatches<T>(rows: readonly T[], write: (part: T[]) => Promise<un
 }
 
 /** The scope columns of a graph row: for inserts, and as a filter with `.where((eb) => eb.and(rowScope(s)))`. */
-export const rowScope = (s: GraphScope) => ({ database_id: s.databaseId, corpus: s.corpus, collection: s.collection });
+export const rowScope = (s: GraphScope) => ({ org_id: s.orgId, database_id: s.databaseId, corpus: s.corpus, collection: s.collection });
 
 /** Removes everything the item contributed; returns the entities it referenced (GC candidates). */
 export async function removeItemGraph(tx: Executor, item: Pick<ItemRow, "id" | "source_id">): Promise<Set<string>> {

@@ -31,8 +31,14 @@ export async function entitiesInQuery(db: Executor, s: TraversalScope, queryText
   const hints = mentions.flatMap((m): IdentityHint[] =>
     m.kind === "person" ? [{ name: m.surface }] : m.kind === "email" ? [{ email: m.surface }] : m.kind === "mention" ? [{ handle: m.surface }] : [],
   );
-  const graph = { databaseId: s.databaseId, corpus: s.corpus, collection: s.collection };
-  const aliases = await LoadedAliasTable.load(db, s.databaseId, aliasScopeKey(graph), scopeKey(resolutionScopeOf(graph)), hints);
+  const graph = { orgId: s.orgId, databaseId: s.databaseId, corpus: s.corpus, collection: s.collection };
+  const aliases = await LoadedAliasTable.load(
+    db,
+    { orgId: s.orgId, databaseId: s.databaseId },
+    aliasScopeKey(graph),
+    scopeKey(resolutionScopeOf(graph)),
+    hints,
+  );
   const resolver = createEntityResolver(resolutionScopeOf(graph), aliases.table);
   for (const m of mentions) {
     if (!isRelatableKind(m.kind)) continue;

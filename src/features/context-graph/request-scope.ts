@@ -17,5 +17,13 @@ export interface GraphReadAddress {
 /** The one graph a read addresses; an unknown database is DATABASE_NOT_FOUND. */
 export async function traversalScopeFor(databases: DatabaseService, store: Store, at: GraphReadAddress, now: number): Promise<TraversalScope> {
   const scope = await resolveItemScope(databases, at.orgId, at.database, at.collection);
-  return { backend: store.backend, databaseId: scope.database.id, corpus: at.corpus, collection: scope.collection, principals: at.principals, now };
+  return {
+    backend: store.backend,
+    orgId: at.orgId,
+    databaseId: scope.database.id,
+    corpus: at.corpus,
+    collection: scope.collection,
+    principals: at.principals,
+    now,
+  };
 }

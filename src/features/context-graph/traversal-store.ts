@@ -28,6 +28,7 @@ export interface Neighbor {
 /** Which items a traversal may see: one graph (corpus of a collection) and the caller's ACL. */
 export interface TraversalScope {
   readonly backend: Backend;
+  readonly orgId: string;
   readonly databaseId: string;
   readonly corpus: Corpus;
   readonly collection: string;

@@ -110,7 +110,7 @@ export class DatabaseService {
         }
         await dbs.insert(row);
         if (kind === "context") {
-          await dbs.ensureCollection(row.id, defaultCollectionOf(row), at);
+          await dbs.ensureCollection(row, defaultCollectionOf(row), at);
           await this.queue.enqueue("database.provision", { databaseId: row.id }, { executor: tx });
         }
       });
@@ -156,7 +156,7 @@ export class DatabaseService {
   }
 
   async ensureCollection(row: DatabaseRow, collection: string): Promise<void> {
-    await this.databases.ensureCollection(row.id, collection, this.now());
+    await this.databases.ensureCollection(row, collection, this.now());
   }
 
   async addSchemaFields(orgId: string, name: string, rawFields: unknown): Promise<DatabaseRow> {

@@ -56,10 +56,10 @@ export class DatabaseStore {
   }
 
   /** Creates the collection if it does not exist yet (collections appear on first use). */
-  async ensureCollection(databaseId: string, name: string, at: number): Promise<void> {
+  async ensureCollection(database: Pick<DatabaseRow, "id" | "org_id">, name: string, at: number): Promise<void> {
     await this.db
       .insertInto("collections")
-      .values({ database_id: databaseId, name, created_at: at })
+      .values({ org_id: database.org_id, database_id: database.id, name, created_at: at })
       .onConflict((oc) => oc.columns(["database_id", "name"]).doNothing())
       .execute();
   }

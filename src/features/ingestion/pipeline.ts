@@ -190,7 +190,7 @@ export class IngestPipeline {
       const keys = await items.insertChunksOf(live);
       await this.vectors.insertMany(
         tx,
-        live.map((e, i) => ({ scope: scopeOf(e.item), keys: keys[i]!, vectors: e.vectors })),
+        live.map((e, i) => ({ orgId: e.item.org_id, scope: scopeOf(e.item), keys: keys[i]!, vectors: e.vectors })),
       );
       await this.scheduleGraph(
         tx,

@@ -120,7 +120,7 @@ export class IngestService {
         byScope.set(key, group);
       }
       for (const [key, { scope, ids }] of byScope) {
-        await dbs.ensureCollection(database.id, scope.collection, this.now());
+        await dbs.ensureCollection(database, scope.collection, this.now());
         for (const [sourceId, row] of await items.findBySources(scope, ids)) existing.set(`${key}|${sourceId}`, row);
       }
       const sameBytes = await this.storedFiles(tx, items, req.allowDuplicates ? [] : accepted);
@@ -143,7 +143,7 @@ export class IngestService {
         const row = this.rowOf(req.orgId, database.id, scope.collection, draft, aligned, previous);
         if (draft.file) {
           row.blob_id = randomUUID();
-          await this.blobs.put(tx, row.blob_id, database.id, draft.file.bytes);
+          await this.blobs.put(tx, row.blob_id, database, draft.file.bytes);
         }
         if (previous) {
           // The same id twice in one call: the earlier one must be stored before it is replaced.

@@ -7,8 +7,14 @@ import type { Executor, Store } from "../../platform/store/db.js";
  * the PostgreSQL backend (so several nodes need nothing else). The `blobs` row is the index
  * on both; the bytes sit in the row (PostgreSQL) or in a file named by the row (SQLite).
  */
+/** The database a file belongs to (and its organization). */
+export interface BlobOwner {
+  readonly id: string;
+  readonly org_id: string;
+}
+
 export interface BlobStore {
-  put(tx: Executor, id: string, databaseId: string, bytes: Uint8Array): Promise<void>;
+  put(tx: Executor, id: string, database: BlobOwner, bytes: Uint8Array): Promise<void>;
   get(id: string): Promise<Uint8Array | null>;
   delete(tx: Executor, id: string): Promise<void>;
   deleteDatabase(tx: Executor, databaseId: string): Promise<void>;
@@ -24,10 +30,13 @@ class FileBlobStore implements BlobStore {
     return join(this.dir, databaseId, id);
   }
 
-  async put(tx: Executor, id: string, databaseId: string, bytes: Uint8Array): Promise<void> {
-    mkdirSync(join(this.dir, databaseId), { recursive: true });
-    writeFileSync(this.path(databaseId, id), bytes);
-    await tx.insertInto("blobs").values({ id, database_id: databaseId, size: bytes.byteLength, data: null, created_at: Date.now() }).execute();
+  async put(tx: Executor, id: string, database: BlobOwner, bytes: Uint8Array): Promise<void> {
+    mkdirSync(join(this.dir, database.id), { recursive: true });
+    writeFileSync(this.path(database.id, id), bytes);
+    await tx
+      .insertInto("blobs")
+      .values({ id, org_id: database.org_id, database_id: database.id, size: bytes.byteLength, data: null, created_at: Date.now() })
+      .execute();
   }
 
   async get(id: string): Promise<Uint8Array | null> {
@@ -55,8 +64,11 @@ class FileBlobStore implements BlobStore {
 class RowBlobStore implements BlobStore {
   constructor(private readonly store: Store) {}
 
-  async put(tx: Executor, id: string, databaseId: string, bytes: Uint8Array): Promise<void> {
-    await tx.insertInto("blobs").values({ id, database_id: databaseId, size: bytes.byteLength, data: bytes, created_at: Date.now() }).execute();
+  async put(tx: Executor, id: string, database: BlobOwner, bytes: Uint8Array): Promise<void> {
+    await tx
+      .insertInto("blobs")
+      .values({ id, org_id: database.org_id, database_id: database.id, size: bytes.byteLength, data: bytes, created_at: Date.now() })
+      .execute();
   }
 
   async get(id: string): Promise<Uint8Array | null> {

@@ -6,7 +6,7 @@ import { ItemStore, type ItemRow } from "./store.js";
 import type { VectorStore } from "../search/vector-store.js";
 
 /** What a purge stage knows of the item it removes (the graph subsystem plugs in here). */
-export type PurgedItem = Pick<ItemRow, "id" | "source_id" | "database_id" | "corpus" | "collection">;
+export type PurgedItem = Pick<ItemRow, "id" | "source_id" | "org_id" | "database_id" | "corpus" | "collection">;
 export type PurgeStage = (tx: Executor, item: PurgedItem) => Promise<void>;
 
 /** Scheduled upkeep of context items: reconciling lost pipeline jobs and purging expired memories. */
@@ -63,7 +63,7 @@ export class ContextMaintenance {
   async purgeExpired(): Promise<number> {
     const expired = await this.store.db
       .selectFrom("context_items")
-      .select(["id", "source_id", "database_id", "corpus", "blob_id", "collection"])
+      .select(["id", "source_id", "org_id", "database_id", "corpus", "blob_id", "collection"])
       .where("corpus", "=", "memory")
       .where("expires_at", "is not", null)
       .where("expires_at", "<=", this.now())

@@ -167,6 +167,7 @@ export class ItemStore {
       chunks.map((c) => ({
         chunk_uuid: c.chunk_uuid,
         item_id: item.id,
+        org_id: item.org_id,
         database_id: item.database_id,
         collection: item.collection,
         corpus: item.corpus,
@@ -200,6 +201,7 @@ export class ItemStore {
       chunks.flatMap((c, j) =>
         [...c.terms].map(([term, tf]) => ({
           chunk_key: keys[e]![j]!,
+          org_id: item.org_id,
           database_id: item.database_id,
           corpus: item.corpus,
           collection: item.collection,

@@ -7,6 +7,7 @@ export interface GraphContext {
 }
 
 export interface GraphContextRequest {
+  orgId: string;
   databaseId: string;
   corpus: Corpus;
   collections: readonly string[];
@@ -23,6 +24,7 @@ export interface GraphProvider {
   graphContextFor(request: GraphContextRequest): Promise<GraphContext>;
   /** Source ids of items connected to the given ones within a few hops, nearest first. */
   relatedItems(request: {
+    orgId: string;
     databaseId: string;
     corpus: Corpus;
     collections: readonly string[];

@@ -5,10 +5,10 @@ import type { GraphProvider } from "./graph-provider-contract.js";
 export function graphProviderOf(graph: GraphContextProvider): GraphProvider {
   return {
     graphContextFor: (request) => graph.graphContextFor(request),
-    async relatedItems({ databaseId, corpus, collections, sourceIds, principals, limit, excludeConnectorItems }) {
+    async relatedItems({ orgId, databaseId, corpus, collections, sourceIds, principals, limit, excludeConnectorItems }) {
       const out: string[] = [];
       for (const collection of collections) {
-        const related = await graph.relatedItems({ databaseId, corpus, collection, sourceIds, principals, limit, excludeConnectorItems });
+        const related = await graph.relatedItems({ orgId, databaseId, corpus, collection, sourceIds, principals, limit, excludeConnectorItems });
         for (const r of related) if (!out.includes(r.source_id)) out.push(r.source_id);
       }
       return out.slice(0, limit);

@@ -48,6 +48,7 @@ export interface QueryResult {
 
 /** What the extras (forceful relations, connected items, graph context) may reach. */
 interface ExtrasScope {
+  orgId: string;
   databaseId: string;
   collections: readonly string[];
   principals: readonly string[] | null;
@@ -192,7 +193,7 @@ export class QueryService {
     };
     // The extras obey the same ACL and query_apps rule as the results (not the metadata filters:
     // they are what the results point at).
-    const extras: ExtrasScope = { databaseId: database.id, collections, principals, excludeConnectorItems: !input.queryApps };
+    const extras: ExtrasScope = { orgId: database.org_id, databaseId: database.id, collections, principals, excludeConnectorItems: !input.queryApps };
     if (input.mode === "thinking") {
       if (input.forceful) result.additional_context = await this.forcefullyRelated(top, extras);
       Object.assign(result.additional_context, await this.graphConnected(top, extras, result.additional_context));

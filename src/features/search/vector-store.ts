@@ -54,16 +54,20 @@ export class VectorStore {
   }
 
   /** Inserts vectors in `tx`; `prepare(dims)` must have run before the transaction opened. */
-  async insert(tx: Executor, scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
-    await this.insertMany(tx, [{ scope, keys, vectors }]);
+  async insert(tx: Executor, orgId: string, scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
+    await this.insertMany(tx, [{ orgId, scope, keys, vectors }]);
   }
 
   /** Inserts the vectors of several scopes in multi-row statements (see `insert`). */
-  async insertMany(tx: Executor, entries: ReadonlyArray<{ scope: VectorScope; keys: readonly number[]; vectors: readonly Float32Array[] }>): Promise<void> {
+  async insertMany(
+    tx: Executor,
+    entries: ReadonlyArray<{ orgId: string; scope: VectorScope; keys: readonly number[]; vectors: readonly Float32Array[] }>,
+  ): Promise<void> {
     const pg = this.store.backend === "postgres";
-    const rows = entries.flatMap(({ scope, keys, vectors }) =>
+    const rows = entries.flatMap(({ orgId, scope, keys, vectors }) =>
       keys.map((key, i) => ({
         chunk_key: key,
+        org_id: orgId,
         database_id: scope.databaseId,
         corpus: scope.corpus,
         collection: scope.collection,

@@ -41,6 +41,8 @@ export interface DatabasesTable {
 }
 
 export interface CollectionsTable {
+  /** The owning organization (every tenant table carries it; see migration 0011). */
+  org_id: string;
   database_id: string;
   name: string;
   created_at: number;
@@ -124,6 +126,8 @@ export interface ContextItemsTable {
 }
 
 export interface ContextChunksTable {
+  /** The owning organization (every tenant table carries it; see migration 0011). */
+  org_id: string;
   chunk_key: Generated<number>;
   chunk_uuid: string;
   item_id: string;
@@ -140,6 +144,8 @@ export interface ContextChunksTable {
 }
 
 export interface ContextTermsTable {
+  /** The owning organization (every tenant table carries it; see migration 0011). */
+  org_id: string;
   chunk_key: number;
   database_id: string;
   corpus: Corpus;
@@ -149,6 +155,8 @@ export interface ContextTermsTable {
 }
 
 export interface ContextVectorsTable {
+  /** The owning organization (every tenant table carries it; see migration 0011). */
+  org_id: string;
   chunk_key: number;
   database_id: string;
   corpus: Corpus;
@@ -159,6 +167,8 @@ export interface ContextVectorsTable {
 }
 
 export interface BlobsTable {
+  /** The owning organization (every tenant table carries it; see migration 0011). */
+  org_id: string;
   id: string;
   database_id: string;
   size: number;
@@ -269,6 +279,8 @@ export interface GraphIndexesTable extends GraphRowScope {
 }
 
 interface GraphScopeColumns {
+  /** The owning organization (every tenant table carries it; see migration 0011). */
+  org_id: string;
   database_id: string;
   corpus: Corpus;
   collection: string;
@@ -315,6 +327,8 @@ export interface ContextGraphMentionsTable extends GraphScopeColumns {
 }
 
 export interface ContextGraphPeopleTable {
+  /** The owning organization (every tenant table carries it; see migration 0011). */
+  org_id: string;
   database_id: string;
   scope: string;
   entity_id: string;
@@ -324,6 +338,8 @@ export interface ContextGraphPeopleTable {
 }
 
 export interface ContextGraphAliasesTable {
+  /** The owning organization (every tenant table carries it; see migration 0011). */
+  org_id: string;
   database_id: string;
   scope: string;
   alias_key: string;

@@ -8,6 +8,7 @@ import { migration0007 } from "./0007-query.js";
 import { migration0008 } from "./0008-term-index.js";
 import { migration0009 } from "./0009-content-hash.js";
 import { migration0010 } from "./0010-connectors.js";
+import { migration0011 } from "./0011-tenant-column.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0008,
   migration0009,
   migration0010,
+  migration0011,
 ];
