@@ -1,3 +1,4 @@
+import type { OrgTenancy } from "../tenancy.js";
 import type { FastifyRequest } from "fastify";
 import { AppError, rateLimited } from "../errors/app-error.js";
 import type { OrgService } from "../../features/organizations/service.js";
@@ -31,6 +32,11 @@ export async function authenticate(req: FastifyRequest, orgs: OrgService, limite
   req.state.principal = principal;
   const wait = limiter.take(principal.keyId);
   if (wait > 0) throw rateLimited(wait);
+}
+
+/** The organization behind the request's key: the tenancy every authenticated route starts from. */
+export function orgTenancyOf(req: FastifyRequest): OrgTenancy {
+  return { orgId: requirePrincipal(req).orgId };
 }
 
 export function requirePrincipal(req: FastifyRequest): { orgId: string; keyId: string } {
