@@ -171,13 +171,13 @@ export class DatabaseService {
   // ---- job handlers -------------------------------------------------------------------
 
   async provision(databaseId: string): Promise<void> {
-    const row = await this.databases.getById(databaseId);
+    const row = await this.databases.getByIdAcrossOrganizations(databaseId);
     if (!row || row.status !== "provisioning") return; // deleted meanwhile, or already done
     await this.databases.setStatus(row.id, "ready", this.now());
   }
 
   async purge(databaseId: string): Promise<void> {
-    const row = await this.databases.getById(databaseId);
+    const row = await this.databases.getByIdAcrossOrganizations(databaseId);
     if (!row) return;
     await this.store.transaction(async (tx) => {
       for (const purge of this.purgers) await purge(tx, row);

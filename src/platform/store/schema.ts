@@ -1,4 +1,6 @@
 import type { Generated } from "kysely";
+import type { JobsTable } from "../jobs/job-store.js";
+import type { QueryLogTable } from "../../features/feedback/query-log-store.js";
 
 /**
  * Row types of the relational schema shared by both backends. Timestamps are epoch
@@ -46,25 +48,6 @@ export interface CollectionsTable {
   database_id: string;
   name: string;
   created_at: number;
-}
-
-export type JobStatus = "queued" | "running" | "completed" | "dead";
-
-export interface JobsTable {
-  id: string;
-  kind: string;
-  payload: string;
-  status: JobStatus;
-  attempts: number;
-  max_attempts: number;
-  run_at: number;
-  lease_owner: string | null;
-  lease_expires_at: number | null;
-  last_error: string | null;
-  dedupe_key: string | null;
-  created_at: number;
-  updated_at: number;
-  completed_at: number | null;
 }
 
 export interface SchemaMigrationsTable {
@@ -183,14 +166,6 @@ export interface SettingsTable {
 }
 
 export type WebhookDeliveryStatus = "pending" | "completed" | "failed";
-
-export interface QueryLogTable {
-  org_id: string;
-  request_id: string;
-  database_name: string | null;
-  collection: string | null;
-  created_at: number;
-}
 
 export interface FeedbackTable {
   id: string;
