@@ -16,7 +16,7 @@ import { defaultCollectionOf } from "../src/features/databases/service.js";
 import { loadConfig } from "../src/platform/config.js";
 import { ItemStore, type ItemRow } from "../src/features/items/store.js";
 import { createLocalEmbedder } from "../src/engines/embeddings/local-embedder.js";
-import type { Corpus } from "../src/platform/store/schema.js";
+import type { Corpus } from "../src/features/items/item-types.js";
 import { termFrequencies } from "../src/engines/bm25/index.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { option, percentile, seededRandom } from "./bench-utils.js";

@@ -213,7 +213,7 @@ export async function createApplication(config: Config): Promise<Application> {
     spoolDir: join(config.dataDir, "tmp", "uploads"),
     archive: archiveLimits,
   };
-  registerIngestRoutes(server, ingest, uploads);
+  registerIngestRoutes(server, ingest, databases, uploads);
   const statuses = new StatusService(store);
   registerStatusRoutes(server, databases, statuses);
   registerListRoutes(server, new ListService(store, databases));

@@ -1,7 +1,7 @@
 import { resolveDatabase } from "../databases/tenancy.js";
 import type { DatabaseService } from "../databases/service.js";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { TraversalScope } from "./traversal-store.js";
 
 /** A graph read as resolved at the edge: organization, database name, collection, corpus, ACL. */

@@ -1,7 +1,7 @@
 import type { Visibility } from "../items/item-visibility.js";
 import { visibleItem } from "../items/visibility-store.js";
 import type { Backend, Executor } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 
 /** The columns a traversal needs of an item. */
 export interface GraphItem {

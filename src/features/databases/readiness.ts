@@ -1,4 +1,4 @@
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { Store } from "../../platform/store/db.js";
 import type { Infra } from "./service.js";
 import type { DatabaseRow } from "./store.js";

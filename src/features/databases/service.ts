@@ -2,7 +2,7 @@ import { AppError, databaseExists, databaseNotFound, forbidden, invalidInput } f
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import { isUniqueViolation } from "../../platform/store/errors.js";
-import type { DatabaseKind } from "../../platform/store/schema.js";
+import type { DatabaseKind } from "./database-types.js";
 import { newId } from "../../platform/util/ids.js";
 import { identifierProblem, NAME_MAX_LENGTH, nameProblem } from "../../platform/util/identifiers.js";
 import { mergeSchemaFields, parseMetadataSchema, type SchemaField } from "./metadata-schema.js";

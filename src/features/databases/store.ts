@@ -1,6 +1,7 @@
 import type { Executor } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
-import type { DatabaseKind, DatabaseStatus, DatabasesTable } from "../../platform/store/schema.js";
+import type { DatabaseKind, DatabaseStatus } from "./database-types.js";
+import type { DatabasesTable } from "./rows.js";
 
 export type DatabaseRow = DatabasesTable;
 

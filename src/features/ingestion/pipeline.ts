@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { SharedEmbedder } from "../../engines/embeddings/shared-embedder.js";
 import type { JobContext } from "../../platform/jobs/worker.js";
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { IndexingStatus } from "../../platform/store/schema.js";
+import type { IndexingStatus } from "../items/item-types.js";
 import { termFrequencies } from "../../engines/bm25/index.js";
 import type { ChunkBuilder } from "./build-chunks.js";
 import { Coalescer } from "../../platform/util/coalescer.js";

@@ -8,7 +8,7 @@ import { IngestStore } from "./store.js";
 import { validationError } from "../../platform/errors/app-error.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { BlobStore } from "../items/blob-store.js";
 import type { DraftResult, ItemDraft } from "./ingest-input.js";
 import { ItemStore, type ItemRow, type ItemScope } from "../items/store.js";

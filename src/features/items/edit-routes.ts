@@ -9,7 +9,7 @@ import { sendData } from "../../platform/http/envelope.js";
 import type { ContextEditService } from "./edit-service.js";
 import type { DatabaseService } from "../databases/service.js";
 import { resolveDatabase } from "../databases/tenancy.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "./item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { decodeJsonObject, isPlainObject } from "./json-field.js";
 import { idList } from "./status-routes.js";

@@ -2,7 +2,7 @@ import type { SchemaField } from "../databases/metadata-schema.js";
 import type { DatabaseService } from "../databases/service.js";
 import { validationError } from "../../platform/errors/app-error.js";
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "./item-types.js";
 import type { BlobStore } from "./blob-store.js";
 import { resolveDatabase, type ResolvedDatabase } from "../databases/tenancy.js";
 import { itemNotFound, scopeFor } from "./item-scope.js";

@@ -1,6 +1,6 @@
 import { AppError } from "../../platform/errors/app-error.js";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "./item-types.js";
 import type { BlobStore } from "./blob-store.js";
 import { signFileToken, verifyFileToken } from "./file-url.js";
 import { appItemText, memoryText } from "./item-render.js";

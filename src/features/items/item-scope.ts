@@ -1,5 +1,5 @@
 import { AppError } from "../../platform/errors/app-error.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "./item-types.js";
 import type { ResolvedDatabase } from "../databases/tenancy.js";
 import type { ItemScope } from "./store.js";
 

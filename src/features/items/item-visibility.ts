@@ -1,4 +1,4 @@
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "./item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 
 /** The `source_fields` a list may filter on, mapped to their columns (timestamp as epoch ms). */

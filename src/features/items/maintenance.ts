@@ -1,5 +1,5 @@
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { IndexingStatus } from "../../platform/store/schema.js";
+import type { IndexingStatus } from "./item-types.js";
 import type { BlobStore } from "./blob-store.js";
 import { graphJobKey, ingestJobKey } from "../ingestion/service.js";
 import { ItemStore, orgOf, type ItemRow } from "./store.js";

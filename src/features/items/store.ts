@@ -1,6 +1,7 @@
 import type { Executor } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
-import type { ContextChunksTable, ContextItemsTable, Corpus, IndexingStatus } from "../../platform/store/schema.js";
+import type { ContextChunksTable, ContextItemsTable } from "./rows.js";
+import type { Corpus, IndexingStatus } from "./item-types.js";
 
 export type ItemRow = ContextItemsTable;
 /** A stored chunk, its key as a number on both backends. */

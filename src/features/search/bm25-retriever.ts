@@ -1,5 +1,5 @@
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { searchBm25 } from "../../engines/bm25/inverted-index.js";
 import type { Visibility } from "../items/item-visibility.js";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Backend, Executor } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { Visibility } from "../items/item-visibility.js";
 import type { ChunkRow, ItemRow } from "../items/store.js";

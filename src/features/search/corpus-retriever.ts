@@ -1,6 +1,6 @@
 import type { VectorStore } from "./vector-store.js";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { Visibility } from "../items/item-visibility.js";
 import { ChunkStore } from "./chunk-store.js";
 import { tokenize } from "../../engines/bm25/index.js";

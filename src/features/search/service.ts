@@ -6,7 +6,7 @@ import { expandPrincipals } from "../items/acl.js";
 import type { Visibility } from "../items/item-visibility.js";
 import type { QueryLog } from "../feedback/query-log.js";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import { autoAlpha, type Fused } from "./fusion.js";
 import { CorpusRetriever, queryTerms } from "./corpus-retriever.js";
 import { diversify, feedbackTerms } from "./expansion.js";

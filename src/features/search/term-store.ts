@@ -1,5 +1,5 @@
 import type { Executor } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 
 /** One BM25 index: a collection's corpus in one database of one organization. */

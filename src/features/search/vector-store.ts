@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { UsearchIndex } from "../../engines/vector-index/index.js";
 

@@ -85,15 +85,19 @@ export interface LegacyDeps {
 /** The v1 endpoints, mapped onto the same services as the v2 routes. */
 export function registerLegacyV1Routes(app: App, d: LegacyDeps): void {
   app.post("/ingestion/upload_knowledge", { config, schema: { tags, body: IngestBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const result = await withIngestBody(req, d.uploads, async (raw) => d.ingest.ingest(ingestRequestOf(req, raw, orgId, "knowledge")));
+    const org = orgTenancyOf(req);
+    const result = await withIngestBody(req, d.uploads, async (raw) => {
+      const parsed = ingestRequestOf(req, raw, "knowledge");
+      return d.ingest.ingestInto(await resolveDatabase(d.databases, org, parsed.database), parsed);
+    });
     return reply.code(202).send(result);
   });
 
   app.post("/memories/add_memory", { config, schema: { tags, body: AddMemoryBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     if (!isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
-    return reply.code(202).send(await d.ingest.ingest(ingestRequestOf(req, { fields: req.body, files: [] }, orgId, "memory")));
+    const parsed = ingestRequestOf(req, { fields: req.body, files: [] }, "memory");
+    return reply.code(202).send(await d.ingest.ingestInto(await resolveDatabase(d.databases, org, parsed.database), parsed));
   });
 
   app.post("/ingestion/verify_processing", { config, schema: { tags, body: VerifyProcessingBody } }, async (req) => {
