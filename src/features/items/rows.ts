@@ -1,4 +1,3 @@
-import type { Generated } from "kysely";
 import type { Corpus, IndexingStatus, ItemOrigin } from "./item-types.js";
 
 /*
@@ -57,7 +56,8 @@ export interface ContextItemsTable {
 export interface ContextChunksTable {
   /** The owning organization (every tenant table carries it; see migration 0011). */
   org_id: string;
-  chunk_key: Generated<number>;
+  /** Assigned by the store on insert (see Schema in platform/store/schema.ts). */
+  chunk_key: number;
   chunk_uuid: string;
   item_id: string;
   database_id: string;
