@@ -13,7 +13,7 @@ import { loadConfig } from "../src/platform/config.js";
 import { objectItem } from "../src/features/connectors/object-items.js";
 import { createProviderRegistry } from "../src/features/connectors/registry.js";
 import { ConnectorStore } from "../src/features/connectors/store.js";
-import type { IndexingStatus } from "../src/platform/store/schema.js";
+import type { IndexingStatus } from "../src/features/items/item-types.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { BENCH_TOKENS, startBenchWorkspace } from "./connector-workspace.js";
 

@@ -9,7 +9,7 @@ import { loadConfig } from "../src/platform/config.js";
 import { createLocalEmbedder } from "../src/engines/embeddings/local-embedder.js";
 import { renderAppItem, validateAppItem } from "../src/engines/documents/app-items/index.js";
 import { chunkDocument } from "../src/engines/documents/chunk/index.js";
-import type { IndexingStatus } from "../src/platform/store/schema.js";
+import type { IndexingStatus } from "../src/features/items/item-types.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { makePdf } from "../test/helpers/make-files.js";
 

@@ -16,7 +16,7 @@ import { defaultCollectionOf } from "../src/features/databases/service.js";
 import { loadConfig } from "../src/platform/config.js";
 import { ItemStore, type ItemRow } from "../src/features/items/store.js";
 import { createLocalEmbedder } from "../src/engines/embeddings/local-embedder.js";
-import type { Corpus } from "../src/platform/store/schema.js";
+import type { Corpus } from "../src/features/items/item-types.js";
 import { termFrequencies } from "../src/engines/bm25/index.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { option, percentile, seededRandom } from "./bench-utils.js";
@@ -95,11 +95,12 @@ if (!reuse) {
           );
           const vectors = keys.map((_, i) => vectorOf(written + i));
           written += perItem;
-          await app.vectors.insert(tx, database.org_id, { databaseId: database.id, corpus, collection }, keys, vectors);
+          await app.vectors.insert(tx, { orgId: database.org_id, databaseId: database.id, corpus, collection }, keys, vectors);
           pendingIndex.push({ corpus, keys, vectors });
         }
       });
-      for (const p of pendingIndex.splice(0)) await app.vectors.indexAdded({ databaseId: database.id, corpus: p.corpus, collection }, p.keys, p.vectors);
+      for (const p of pendingIndex.splice(0))
+        await app.vectors.indexAdded({ orgId: database.org_id, databaseId: database.id, corpus: p.corpus, collection }, p.keys, p.vectors);
     }
   };
   const pendingIndex: Array<{ corpus: Corpus; keys: number[]; vectors: Float32Array[] }> = [];

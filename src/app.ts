@@ -16,6 +16,7 @@ import { ListService } from "./features/items/list-service.js";
 import type { UploadLimits } from "./features/ingestion/multipart-upload.js";
 import { IngestPipeline } from "./features/ingestion/pipeline.js";
 import { registerStatusRoutes } from "./features/items/status-routes.js";
+import { StatusService } from "./features/items/status-service.js";
 import { VectorStore } from "./features/search/vector-store.js";
 import { SharedEmbedder } from "./engines/embeddings/shared-embedder.js";
 import { Bm25Retriever } from "./features/search/bm25-retriever.js";
@@ -137,14 +138,14 @@ export async function createApplication(config: Config): Promise<Application> {
   );
   maintenance.addPurgeStage(graphBuilder.remove);
   databases.registerPurger(async (tx, database) => {
-    await new ItemStore(tx).deleteDatabase(database.id);
-    await blobs.deleteDatabase(tx, database.id);
+    await new ItemStore(tx).deleteDatabase(database);
+    await blobs.deleteDatabase(tx, database);
     await vectors.dropDatabase(database.id);
     await purgeDatabaseGraph(tx, database.id);
   });
 
   const stats = new DatabaseStats(new DatabaseStore(store.db), () => (config.embedding.provider === "local" ? 512 : (config.embedding.dimensions ?? 0)));
-  stats.register((database) => new ItemStore(store.db).countByCorpus(database.id));
+  stats.register((database) => new ItemStore(store.db).countByCorpus(database));
   // Its logger is the server's, created below; it logs only after queries have been answered.
   const queryLog = new QueryLog(store, { warn: (obj, msg) => server.log.warn(obj, msg) });
   const feedback = new FeedbackService(store, databases, queryLog, { perMinute: FEEDBACK_PER_MINUTE });
@@ -201,7 +202,7 @@ export async function createApplication(config: Config): Promise<Application> {
   registerSystemRoutes(server, store);
   const readiness = new DatabaseReadiness(store, {
     workersRunning: () => worker?.running ?? false,
-    vectorsReady: (databaseId, corpus) => vectors.ready(databaseId, corpus),
+    vectorsReady: (database, corpus) => vectors.ready(database, corpus),
   });
   registerDatabaseRoutes(server, databases, stats, readiness);
   registerLegacyTenantRoutes(server, databases, stats, readiness);
@@ -212,12 +213,13 @@ export async function createApplication(config: Config): Promise<Application> {
     spoolDir: join(config.dataDir, "tmp", "uploads"),
     archive: archiveLimits,
   };
-  registerIngestRoutes(server, ingest, uploads);
-  registerStatusRoutes(server, databases, store);
+  registerIngestRoutes(server, ingest, databases, uploads);
+  const statuses = new StatusService(store);
+  registerStatusRoutes(server, databases, statuses);
   registerListRoutes(server, new ListService(store, databases));
-  const inspect = new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store));
-  registerInspectRoutes(server, inspect, publicUrlOf(server, config.publicUrl, config.host, config.port));
-  registerEditRoutes(server, edit);
+  const inspect = new InspectService(store, blobs, await fileUrlSecret(config.fileUrlSecret, store));
+  registerInspectRoutes(server, inspect, databases, publicUrlOf(server, config.publicUrl, config.host, config.port));
+  registerEditRoutes(server, edit, databases);
   const subgraphs = new SubgraphService(store, databases);
   registerGraphRoutes(server, subgraphs, new RelationsService(store, databases));
   const graphContext = new GraphContextProvider(store);
@@ -225,7 +227,7 @@ export async function createApplication(config: Config): Promise<Application> {
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
   const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog);
   registerQueryRoutes(server, queryService);
-  registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, uploads });
+  registerLegacyV1Routes(server, { statuses, databases, ingest, query: queryService, edit, uploads });
   registerFeedbackRoutes(server, feedback);
   registerWebhookRoutes(server, webhooks.service);
   registerGraphAreaRoutes(server, graphArea);

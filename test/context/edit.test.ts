@@ -135,7 +135,7 @@ describe("DELETE /context", () => {
     assert.equal(await countWhere("context_vectors", keys), keys.length);
     const blobPath = join(t.db.dataDir, "blobs", databaseId, item.blob_id);
     if (backendUnderTest() === "sqlite") assert.ok(existsSync(blobPath));
-    const index = await t.app.vectors.index({ databaseId, corpus: "knowledge", collection: "del" }, 512);
+    const index = await t.app.vectors.index({ orgId: item.org_id, databaseId, corpus: "knowledge", collection: "del" }, 512);
     const indexed = backendUnderTest() === "sqlite";
     if (indexed) assert.ok(keys.every((k) => index.has(k)));
     const url = String(field((await t.request("GET", "/context/inspect", { query: { database: "del", id: "file-1" } })).body, "data.presigned_url"));

@@ -30,7 +30,7 @@ describe("a terminal status is never overwritten (fenced on state and generation
   });
 
   const itemRow = async (sourceId: string) =>
-    t.app.store.db.selectFrom("context_items").select(["id", "generation", "status"]).where("source_id", "=", sourceId).executeTakeFirstOrThrow();
+    t.app.store.db.selectFrom("context_items").select(["org_id", "id", "generation", "status"]).where("source_id", "=", sourceId).executeTakeFirstOrThrow();
 
   const eventsOf = (sourceId: string) => [...receiver.accepted.values()].filter((r) => r.json.item_id === sourceId).map((r) => r.json.indexing_status);
 
@@ -90,9 +90,9 @@ describe("a terminal status is never overwritten (fenced on state and generation
     assert.equal(row.status, "completed");
     const items = new ItemStore(t.app.store.db);
     const at = Date.now();
-    assert.equal(await items.setStatus(row.id, row.generation, ["graph_creation"], "errored", at, { code: "PROCESSING_FAILED", message: "late" }), false);
-    assert.equal(await items.setStatus(row.id, row.generation, ["queued", "processing"], "processing", at), false);
-    assert.equal(await items.setStatus(row.id, row.generation, ["completed", "errored"], "errored", at), false, "terminal states are never a starting point");
+    assert.equal(await items.setStatus(row, ["graph_creation"], "errored", at, { code: "PROCESSING_FAILED", message: "late" }), false);
+    assert.equal(await items.setStatus(row, ["queued", "processing"], "processing", at), false);
+    assert.equal(await items.setStatus(row, ["completed", "errored"], "errored", at), false, "terminal states are never a starting point");
     assert.equal(await t.app.pipeline.endWithError(row.id, row.generation, "graph_creation", { code: "PROCESSING_FAILED", message: "late" }), false);
     // A late graph job of the same generation (redelivered after a lost lease) changes nothing.
     await t.app.pipeline.buildGraph(row.id, row.generation, firstAttempt());

@@ -1,6 +1,6 @@
 import type { GraphEntity } from "../../engines/extraction/index.js";
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { TraversalScope } from "./traversal-store.js";
 import { entitiesInQuery } from "./query-entities.js";
 import { traverse } from "./traverse.js";

@@ -1,7 +1,7 @@
-import { resolveItemScope } from "../items/item-scope.js";
+import { resolveDatabase } from "../databases/tenancy.js";
 import type { DatabaseService } from "../databases/service.js";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { TraversalScope } from "./traversal-store.js";
 
 /** A graph read as resolved at the edge: organization, database name, collection, corpus, ACL. */
@@ -16,11 +16,11 @@ export interface GraphReadAddress {
 
 /** The one graph a read addresses; an unknown database is DATABASE_NOT_FOUND. */
 export async function traversalScopeFor(databases: DatabaseService, store: Store, at: GraphReadAddress, now: number): Promise<TraversalScope> {
-  const scope = await resolveItemScope(databases, at.orgId, at.database, at.collection);
+  const scope = await resolveDatabase(databases, { orgId: at.orgId }, at.database, at.collection);
   return {
     backend: store.backend,
     orgId: at.orgId,
-    databaseId: scope.database.id,
+    databaseId: scope.databaseId,
     corpus: at.corpus,
     collection: scope.collection,
     principals: at.principals,

@@ -7,7 +7,7 @@ import type { App } from "../../platform/http/app-type.js";
 import { deprecate, resolveScope } from "../../platform/http/aliases.js";
 import { requirePrincipal } from "../../platform/http/auth.js";
 import { sendData } from "../../platform/http/envelope.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import { DEFAULT_RELATIONS_LIMIT, MAX_RELATIONS_LIMIT, type RelationsService } from "./relations-service.js";
 import type { GraphReadAddress } from "./request-scope.js";
 import { envelopeOf, RelationsPageSchema, SubgraphSchema } from "./schemas.js";

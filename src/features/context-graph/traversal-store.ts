@@ -1,6 +1,7 @@
-import { visibleItem, type Visibility } from "../items/item-visibility.js";
+import type { Visibility } from "../items/item-visibility.js";
+import { visibleItem } from "../items/visibility-store.js";
 import type { Backend, Executor } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 
 /** The columns a traversal needs of an item. */
 export interface GraphItem {
@@ -43,6 +44,7 @@ const COLUMNS = ["id", "source_id", "title", "app_kind", "app_provider", "app_ex
 
 export function visibilityOf(s: TraversalScope): Visibility {
   return {
+    orgId: s.orgId,
     databaseId: s.databaseId,
     collection: s.collection,
     corpora: [s.corpus],

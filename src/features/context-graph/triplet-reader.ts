@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { GraphEntity, GraphRelation } from "../../engines/extraction/index.js";
-import { visibleItem } from "../items/item-visibility.js";
+import { visibleItem } from "../items/visibility-store.js";
 import type { Executor } from "../../platform/store/db.js";
 import type { EntityNamespace, EntityType } from "../../engines/extraction/graph-types.js";
 import { rowScope } from "./graph-writer.js";

@@ -1,7 +1,9 @@
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { Store } from "../../platform/store/db.js";
 import type { Infra } from "./service.js";
 import type { DatabaseRow } from "./store.js";
+import { JobStore } from "../../platform/jobs/job-store.js";
+import { ReadinessStore } from "./readiness-store.js";
 
 /** A due job older than this, with no job worker in this process, means nobody drains the queue. */
 export const SCHEDULER_STALL_MS = 60_000;
@@ -10,7 +12,7 @@ export interface ReadinessProbes {
   /** This process claims jobs (started, not stopping, WORKERS > 0). */
   workersRunning(): boolean;
   /** The corpus's vector storage of the database answers (see VectorStore.ready). */
-  vectorsReady(databaseId: string, corpus: Corpus): Promise<boolean>;
+  vectorsReady(database: DatabaseRow, corpus: Corpus): Promise<boolean>;
 }
 
 /**
@@ -33,9 +35,9 @@ export class DatabaseReadiness {
   async of(row: DatabaseRow): Promise<Infra> {
     const [scheduler, graphTables, knowledge, memories] = await Promise.all([
       probe(() => this.schedulerRuns()),
-      probe(() => this.graphTablesAnswer(row.id)),
-      probe(() => this.probes.vectorsReady(row.id, "knowledge")),
-      probe(() => this.probes.vectorsReady(row.id, "memory")),
+      probe(() => this.graphTablesAnswer(row)),
+      probe(() => this.probes.vectorsReady(row, "knowledge")),
+      probe(() => this.probes.vectorsReady(row, "memory")),
     ]);
     return {
       ready_for_ingestion: row.status === "ready" && knowledge && memories,
@@ -47,21 +49,13 @@ export class DatabaseReadiness {
 
   private async schedulerRuns(): Promise<boolean> {
     const at = this.now();
-    const oldest = await this.store.db
-      .selectFrom("jobs")
-      .select("run_at")
-      .where("status", "=", "queued")
-      .where("run_at", "<=", at)
-      .orderBy("run_at")
-      .limit(1)
-      .executeTakeFirst();
+    const oldest = await new JobStore(this.store.db, this.store.backend).oldestDueRunAt(at);
     if (this.probes.workersRunning()) return true;
-    return oldest === undefined || at - Number(oldest.run_at) < SCHEDULER_STALL_MS;
+    return oldest === undefined || at - oldest < SCHEDULER_STALL_MS;
   }
 
-  private async graphTablesAnswer(databaseId: string): Promise<boolean> {
-    await this.store.db.selectFrom("context_graph_entities").select("database_id").where("database_id", "=", databaseId).limit(1).execute();
-    await this.store.db.selectFrom("context_graph_triplets").select("database_id").where("database_id", "=", databaseId).limit(1).execute();
+  private async graphTablesAnswer(row: DatabaseRow): Promise<boolean> {
+    await new ReadinessStore(this.store.db).graphTablesAnswer({ orgId: row.org_id, databaseId: row.id });
     return true;
   }
 }

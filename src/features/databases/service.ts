@@ -2,7 +2,7 @@ import { AppError, databaseExists, databaseNotFound, forbidden, invalidInput } f
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import { isUniqueViolation } from "../../platform/store/errors.js";
-import type { DatabaseKind } from "../../platform/store/schema.js";
+import type { DatabaseKind } from "./database-types.js";
 import { newId } from "../../platform/util/ids.js";
 import { identifierProblem, NAME_MAX_LENGTH, nameProblem } from "../../platform/util/identifiers.js";
 import { mergeSchemaFields, parseMetadataSchema, type SchemaField } from "./metadata-schema.js";
@@ -171,13 +171,13 @@ export class DatabaseService {
   // ---- job handlers -------------------------------------------------------------------
 
   async provision(databaseId: string): Promise<void> {
-    const row = await this.databases.getById(databaseId);
+    const row = await this.databases.getByIdAcrossOrganizations(databaseId);
     if (!row || row.status !== "provisioning") return; // deleted meanwhile, or already done
     await this.databases.setStatus(row.id, "ready", this.now());
   }
 
   async purge(databaseId: string): Promise<void> {
-    const row = await this.databases.getById(databaseId);
+    const row = await this.databases.getByIdAcrossOrganizations(databaseId);
     if (!row) return;
     await this.store.transaction(async (tx) => {
       for (const purge of this.purgers) await purge(tx, row);

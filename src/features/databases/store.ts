@@ -1,5 +1,7 @@
 import type { Executor } from "../../platform/store/db.js";
-import type { DatabaseKind, DatabaseStatus, DatabasesTable } from "../../platform/store/schema.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
+import type { DatabaseKind, DatabaseStatus } from "./database-types.js";
+import type { DatabasesTable } from "./rows.js";
 
 export type DatabaseRow = DatabasesTable;
 
@@ -22,7 +24,12 @@ export class DatabaseStore {
       .executeTakeFirst();
   }
 
-  async getById(id: string): Promise<DatabaseRow | undefined> {
+  async getById(org: OrgTenancy, id: string): Promise<DatabaseRow | undefined> {
+    return this.db.selectFrom("databases").selectAll().where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
+  }
+
+  /** A database by id whatever its organization: for its own jobs (provision, purge), whose payload names the id only. */
+  async getByIdAcrossOrganizations(id: string): Promise<DatabaseRow | undefined> {
     return this.db.selectFrom("databases").selectAll().where("id", "=", id).executeTakeFirst();
   }
 

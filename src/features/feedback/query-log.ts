@@ -1,5 +1,6 @@
-import type { Executor, Store } from "../../platform/store/db.js";
-import type { QueryLogTable } from "../../platform/store/schema.js";
+import type { Store } from "../../platform/store/db.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
+import { QueryLogStore, type QueryLogRow } from "./query-log-store.js";
 
 export interface LoggedQuery {
   readonly orgId: string;
@@ -23,7 +24,6 @@ interface Logger {
 }
 
 const DEFAULTS: QueryLogOptions = { maxPending: 10_000, flushDelayMs: 50, retryDelayMs: 1_000 };
-const ROWS_PER_INSERT = 500;
 
 /**
  * The queries each organization made, so feedback can only refer to a real query of the
@@ -33,7 +33,7 @@ const ROWS_PER_INSERT = 500;
  * entry once it is flushed (within about flushDelayMs while the store can be written).
  */
 export class QueryLog {
-  private pending: QueryLogTable[] = [];
+  private pending: QueryLogRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private dropped = 0;
@@ -66,14 +66,15 @@ export class QueryLog {
     this.schedule(this.options.flushDelayMs);
   }
 
-  async find(executor: Executor, orgId: string, requestId: string): Promise<QueryLogTable | undefined> {
+  async find(org: OrgTenancy, requestId: string): Promise<QueryLogRow | undefined> {
+    const { orgId } = org;
     const id = requestId.toLowerCase();
     const waiting = this.pending.find((p) => p.org_id === orgId && p.request_id === id);
     if (waiting) return waiting;
     await this.flushing; // an entry being inserted right now
     const inMemory = this.pending.find((p) => p.org_id === orgId && p.request_id === id);
     if (inMemory) return inMemory; // its flush failed and put it back
-    return executor.selectFrom("query_log").selectAll().where("org_id", "=", orgId).where("request_id", "=", id).executeTakeFirst();
+    return new QueryLogStore(this.store.db).find(org, id);
   }
 
   /** Writes what is waiting now (shutdown, tests); failures are logged, the entries kept for a retry. */
@@ -104,13 +105,7 @@ export class QueryLog {
     const batch = this.pending;
     this.pending = [];
     try {
-      for (let i = 0; i < batch.length; i += ROWS_PER_INSERT) {
-        await this.store.db
-          .insertInto("query_log")
-          .values(batch.slice(i, i + ROWS_PER_INSERT))
-          .onConflict((oc) => oc.columns(["org_id", "request_id"]).doNothing())
-          .execute();
-      }
+      await new QueryLogStore(this.store.db).insertMany(batch);
     } catch (err) {
       // Back in front of newer entries, within the bound; tried again later.
       this.pending = [...batch, ...this.pending].slice(-this.options.maxPending);

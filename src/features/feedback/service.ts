@@ -36,7 +36,7 @@ export class FeedbackService {
     if (scope.collection !== undefined && scope.database === undefined) {
       throw invalidInput("'collection' requires 'database' in the same request");
     }
-    if (!(await this.queryLog.find(this.store.db, orgId, input.requestId))) {
+    if (!(await this.queryLog.find({ orgId }, input.requestId))) {
       throw invalidInput("'request_id' is not the request id of a query made by this organization");
     }
     const database = scope.database === undefined ? null : await this.databases.get(orgId, validateDatabaseName(scope.database));

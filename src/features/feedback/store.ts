@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Backend, Executor } from "../../platform/store/db.js";
-import type { FeedbackTable } from "../../platform/store/schema.js";
+import type { FeedbackTable } from "./rows.js";
 
 export type FeedbackRow = FeedbackTable;
 

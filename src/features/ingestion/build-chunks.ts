@@ -4,7 +4,7 @@ import { renderAppItem, validateAppItem } from "../../engines/documents/app-item
 import { chunkDocument, chunkMemory, type Chunk, type ChunkOptions } from "../../engines/documents/chunk/index.js";
 import { parseFile, type ArchiveLimits } from "../../engines/documents/parse/index.js";
 import type { BlobStore } from "../items/blob-store.js";
-import type { ItemRow } from "../items/store.js";
+import { orgOf, type ItemRow } from "../items/store.js";
 
 export type Built = { ok: true; chunks: Chunk[]; inferred: string | null } | { ok: false; code: string; message: string };
 
@@ -45,7 +45,7 @@ export class ChunkBuilder {
   }
 
   private async file(item: ItemRow): Promise<Built> {
-    const bytes = item.blob_id ? await this.blobs.get(item.blob_id) : null;
+    const bytes = item.blob_id ? await this.blobs.get(orgOf(item), item.blob_id) : null;
     if (!bytes) return { ok: false, code: "FILE_NOT_FOUND", message: "the uploaded file is missing from the blob store" };
     const parsed = await parseFile(bytes, item.file_name ?? item.title, item.file_mime ?? undefined, this.archive ? { archive: this.archive } : {});
     if (!parsed.ok) return { ok: false, code: parsed.code, message: parsed.message };

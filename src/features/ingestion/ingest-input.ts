@@ -3,7 +3,7 @@ import { invalidInput, validationError } from "../../platform/errors/app-error.j
 import { validateAppItem } from "../../engines/documents/app-items/index.js";
 import { identifierProblem, keyProblem } from "../../platform/util/identifiers.js";
 import { checkArchiveDirectory, detectFormat, type ArchiveLimits } from "../../engines/documents/parse/index.js";
-import type { Corpus, ItemOrigin } from "../../platform/store/schema.js";
+import type { Corpus, ItemOrigin } from "../items/item-types.js";
 import { decodeJsonObject, decodePrincipals, decodeRelationIds, isPlainObject } from "../items/json-field.js";
 
 export interface UploadedFile {

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { SharedEmbedder } from "../../engines/embeddings/shared-embedder.js";
 import type { JobContext } from "../../platform/jobs/worker.js";
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { IndexingStatus } from "../../platform/store/schema.js";
+import type { IndexingStatus } from "../items/item-types.js";
 import { termFrequencies } from "../../engines/bm25/index.js";
 import type { ChunkBuilder } from "./build-chunks.js";
 import { Coalescer } from "../../platform/util/coalescer.js";
-import { ItemStore, type ChunkInsert, type ItemRow } from "../items/store.js";
+import { ItemStore, orgOf, type ChunkInsert, type ItemRow } from "../items/store.js";
+import { DatabaseStore } from "../databases/store.js";
 import type { StatusListener } from "./status-events.js";
 import type { VectorScope, VectorStore } from "../search/vector-store.js";
 
@@ -38,7 +39,7 @@ interface Searchable {
 
 class Superseded extends Error {}
 
-const scopeOf = (item: ItemRow): VectorScope => ({ databaseId: item.database_id, corpus: item.corpus, collection: item.collection });
+const scopeOf = (item: ItemRow): VectorScope => ({ orgId: item.org_id, databaseId: item.database_id, corpus: item.corpus, collection: item.collection });
 
 /**
  * The indexing pipeline of one item, as two jobs:
@@ -57,7 +58,7 @@ export class IngestPipeline {
   private readonly graphStages: Array<(item: ItemRow, chunkKeys: readonly number[]) => Promise<PreparedWrite>> = [];
   /** Database names for status events; a database's name never changes. */
   private readonly databaseNames = new Map<string, string>();
-  private readonly loads = new Coalescer<string, ItemRow | undefined>((ids) => new ItemStore(this.store.db).getByIds(ids));
+  private readonly loads = new Coalescer<string, ItemRow | undefined>((ids) => new ItemStore(this.store.db).getByIdsAcrossOrganizations(ids));
   private readonly starts = new Coalescer<ItemRow, boolean>((items) => this.startItems(items));
   private readonly searchable = new Coalescer<Searchable, number[] | null>((entries) => this.makeSearchable(entries));
   private readonly completions = new Coalescer<{ item: ItemRow; writes: readonly PreparedWrite[] }, boolean>((entries) => this.completeItems(entries));
@@ -125,7 +126,8 @@ export class IngestPipeline {
    * the `expected` state; false when it was replaced, moved on (a late job finished it) or is gone.
    */
   async endWithError(itemId: string, generation: number, expected: IndexingStatus, error: { code: string; message: string }): Promise<boolean> {
-    const item = await new ItemStore(this.store.db).getById(itemId);
+    // Called by the reconcile job, which looks at the items of every organization.
+    const [item] = await new ItemStore(this.store.db).getByIdsAcrossOrganizations([itemId]);
     if (!item || item.generation !== generation) return false;
     try {
       await this.setStatus(item, [expected], "errored", error);
@@ -183,14 +185,14 @@ export class IngestPipeline {
       const items = new ItemStore(tx);
       const live: Searchable[] = [];
       for (const e of entries) {
-        if (e.retry) await items.deleteChunks(e.item.id); // leftovers of an interrupted earlier attempt
+        if (e.retry) await items.deleteChunks(orgOf(e.item), e.item.id); // leftovers of an interrupted earlier attempt
         const extra = { chunk_count: e.chunks.length, inferred_content: e.inferred };
         if (await this.trySetStatusIn(tx, e.item, ["processing"], "graph_creation", null, extra)) live.push(e);
       }
       const keys = await items.insertChunksOf(live);
       await this.vectors.insertMany(
         tx,
-        live.map((e, i) => ({ orgId: e.item.org_id, scope: scopeOf(e.item), keys: keys[i]!, vectors: e.vectors })),
+        live.map((e, i) => ({ scope: scopeOf(e.item), keys: keys[i]!, vectors: e.vectors })),
       );
       await this.scheduleGraph(
         tx,
@@ -203,7 +205,7 @@ export class IngestPipeline {
   }
 
   private async graph(item: ItemRow): Promise<void> {
-    const chunkKeys = await new ItemStore(this.store.db).chunkKeys(item.id);
+    const chunkKeys = await new ItemStore(this.store.db).chunkKeys(orgOf(item), item.id);
     const writes: PreparedWrite[] = [];
     for (const stage of this.graphStages) writes.push(await stage(item, chunkKeys));
     if (!(await this.completions.submit({ item, writes }))) throw new Superseded();
@@ -248,10 +250,10 @@ export class IngestPipeline {
     error: { code: string; message: string } | null = null,
     extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
   ): Promise<boolean> {
-    const updated = await new ItemStore(tx).setStatus(item.id, item.generation, from, status, this.now(), error, extra);
+    const updated = await new ItemStore(tx).setStatus(item, from, status, this.now(), error, extra);
     if (!updated) return false;
     if (this.listeners.length === 0) return true;
-    const database = await this.databaseName(tx, item.database_id);
+    const database = await this.databaseName(tx, item);
     for (const listener of this.listeners) {
       await listener(tx, {
         orgId: item.org_id,
@@ -266,11 +268,11 @@ export class IngestPipeline {
     return true;
   }
 
-  private async databaseName(tx: Executor, databaseId: string): Promise<string> {
-    const known = this.databaseNames.get(databaseId);
+  private async databaseName(tx: Executor, item: ItemRow): Promise<string> {
+    const known = this.databaseNames.get(item.database_id);
     if (known !== undefined) return known;
-    const row = await tx.selectFrom("databases").select("name").where("id", "=", databaseId).executeTakeFirst();
-    if (row) this.databaseNames.set(databaseId, row.name);
+    const row = await new DatabaseStore(tx).getById(orgOf(item), item.database_id);
+    if (row) this.databaseNames.set(item.database_id, row.name);
     return row?.name ?? "";
   }
 }

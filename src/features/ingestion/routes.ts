@@ -2,13 +2,15 @@ import type { FastifyRequest } from "fastify";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { App } from "../../platform/http/app-type.js";
 import { resolveScope } from "../../platform/http/aliases.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf } from "../../platform/http/auth.js";
+import { resolveDatabase } from "../databases/tenancy.js";
+import type { DatabaseService } from "../databases/service.js";
 import { sendData } from "../../platform/http/envelope.js";
 import { validateDatabaseName } from "../databases/service.js";
 import { keyProblem, nameProblem } from "../../platform/util/identifiers.js";
 import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
 import { IngestBody } from "./schemas.js";
-import type { IngestRequest, IngestService } from "./service.js";
+import type { IngestItems, IngestService } from "./service.js";
 import { readMultipartBody, type UploadLimits } from "./multipart-upload.js";
 import type { ArchiveLimits } from "../../engines/documents/parse/index.js";
 import { decodeBoolean, decodeJsonArray, decodeJsonObject, decodePrincipals, decodeString } from "../items/json-field.js";
@@ -43,7 +45,7 @@ export async function withIngestBody<T>(req: FastifyRequest, limits: UploadLimit
  * Turns an ingest body into the service request: scope with its aliases, type, upsert, ACL,
  * metadata and the per-item drafts. `forcedType` serves the v1 routes that imply the type.
  */
-export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: string, forcedType?: "knowledge" | "memory"): IngestRequest {
+export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, forcedType?: "knowledge" | "memory"): IngestItems & { database: string } {
   const f = raw.fields;
   const { database, collection } = resolveScope(req, f);
   if (database === undefined) throw invalidInput("'database' is required");
@@ -75,13 +77,16 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
   }
   const keys = keyProblem(metadata) ?? keyProblem(additionalMetadata);
   if (keys) throw invalidInput(`metadata ${keys}`);
-  return { orgId, database, collection, corpus: type, upsert, allowDuplicates, drafts: checkIdentifiers(drafts), metadata, additionalMetadata };
+  return { database, collection, corpus: type, upsert, allowDuplicates, drafts: checkIdentifiers(drafts), metadata, additionalMetadata };
 }
 
-export function registerIngestRoutes(app: App, service: IngestService, limits: UploadLimits): void {
+export function registerIngestRoutes(app: App, service: IngestService, databases: DatabaseService, limits: UploadLimits): void {
   app.post("/context/ingest", { schema: { tags: ["Context"], body: IngestBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const result = await withIngestBody(req, limits, async (raw) => service.ingest(ingestRequestOf(req, raw, orgId)));
+    const org = orgTenancyOf(req);
+    const result = await withIngestBody(req, limits, async (raw) => {
+      const parsed = ingestRequestOf(req, raw);
+      return service.ingestInto(await resolveDatabase(databases, org, parsed.database), parsed);
+    });
     return sendData(req, reply, result, 202);
   });
 }

@@ -3,20 +3,29 @@ import { randomUUID } from "node:crypto";
 import type { SchemaField } from "../databases/metadata-schema.js";
 import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
 import { DatabaseStore } from "../databases/store.js";
+import { resolveDatabase, type ResolvedDatabase } from "../databases/tenancy.js";
+import { IngestStore } from "./store.js";
 import { validationError } from "../../platform/errors/app-error.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
-import { sql } from "kysely";
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import type { BlobStore } from "../items/blob-store.js";
 import type { DraftResult, ItemDraft } from "./ingest-input.js";
 import { ItemStore, type ItemRow, type ItemScope } from "../items/store.js";
 import { alignMetadata } from "./metadata-align.js";
 import type { VectorScope, VectorStore } from "../search/vector-store.js";
 
-export interface IngestRequest {
+/**
+ * An ingest request naming its database, for callers that hold no resolved database (connector
+ * sync works from its connector row); routes resolve at the edge and call `ingestInto`.
+ */
+export interface IngestRequest extends IngestItems {
   orgId: string;
   database: string;
+}
+
+/** What an ingest call stores, in a database already resolved. */
+export interface IngestItems {
   collection: string | undefined;
   corpus: Corpus;
   upsert: boolean;
@@ -71,7 +80,11 @@ export class IngestService {
   ) {}
 
   async ingest(req: IngestRequest): Promise<IngestOutcome> {
-    const database = await this.databases.get(req.orgId, req.database);
+    return this.ingestInto(await resolveDatabase(this.databases, { orgId: req.orgId }, req.database), req);
+  }
+
+  async ingestInto(target: ResolvedDatabase, req: IngestItems): Promise<IngestOutcome> {
+    const database = target.database;
     const schema = JSON.parse(database.metadata_schema) as SchemaField[];
     const top = alignMetadata(schema, req.metadata, req.additionalMetadata);
     if (!top.ok) throw validationError(top.message);
@@ -104,7 +117,7 @@ export class IngestService {
         ...(draft.corpus === "memory" ? { infer: draft.infer } : {}),
       };
       results.push(outcome);
-      accepted.push({ draft, aligned, scope: { databaseId: database.id, corpus: draft.corpus, collection }, outcome });
+      accepted.push({ draft, aligned, scope: { orgId: target.orgId, databaseId: target.databaseId, corpus: draft.corpus, collection }, outcome });
     }
     await this.store.transaction(async (tx) => {
       const items = new ItemStore(tx);
@@ -140,7 +153,7 @@ export class IngestService {
           Object.assign(outcome, { status: "failed", error_code: "ITEM_ALREADY_EXISTS", message: "an item with this id exists and upsert is false" });
           continue;
         }
-        const row = this.rowOf(req.orgId, database.id, scope.collection, draft, aligned, previous);
+        const row = this.rowOf(scope, draft, aligned, previous);
         if (draft.file) {
           row.blob_id = randomUUID();
           await this.blobs.put(tx, row.blob_id, database, draft.file.bytes);
@@ -149,11 +162,11 @@ export class IngestService {
           // The same id twice in one call: the earlier one must be stored before it is replaced.
           if (inserts.some((i) => i.id === previous.id)) await items.insertMany(inserts.splice(0));
           replacedKeys.push({
-            scope: { databaseId: database.id, corpus: previous.corpus, collection: previous.collection },
-            keys: await items.chunkKeys(previous.id),
+            scope: { orgId: target.orgId, databaseId: target.databaseId, corpus: previous.corpus, collection: previous.collection },
+            keys: await items.chunkKeys(target, previous.id),
           });
-          await items.deleteChunks(previous.id);
-          if (previous.blob_id) await this.blobs.delete(tx, previous.blob_id);
+          await items.deleteChunks(target, previous.id);
+          if (previous.blob_id) await this.blobs.delete(tx, target, previous.blob_id);
           await items.replace(row);
         } else {
           inserts.push(row);
@@ -205,23 +218,21 @@ export class IngestService {
     }
     const first = byScope.values().next();
     if (first.done) return found;
-    if (this.store.backend === "postgres") {
-      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`ingest-files:${first.value.scope.databaseId}`}, 0))`.execute(tx);
-    }
+    await new IngestStore(tx, this.store.backend).lockFileUploads(first.value.scope);
     for (const { scope, hashes } of byScope.values()) {
       for (const [hash, row] of await items.findByContentHashes(scope, hashes)) found.set(`${scopeKey(scope)}|${hash}`, row);
     }
     return found;
   }
 
-  private rowOf(orgId: string, databaseId: string, collection: string, d: ItemDraft, aligned: Aligned, existing: ItemRow | undefined): ItemRow {
+  private rowOf(scope: ItemScope, d: ItemDraft, aligned: Aligned, existing: ItemRow | undefined): ItemRow {
     const at = this.now();
     return {
       content_hash: d.contentHash,
       id: existing?.id ?? randomUUID(),
-      org_id: orgId,
-      database_id: databaseId,
-      collection,
+      org_id: scope.orgId,
+      database_id: scope.databaseId,
+      collection: scope.collection,
       corpus: d.corpus,
       source_id: d.sourceId,
       generation: (existing?.generation ?? 0) + 1,

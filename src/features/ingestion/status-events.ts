@@ -1,5 +1,5 @@
 import type { Executor } from "../../platform/store/db.js";
-import type { IndexingStatus } from "../../platform/store/schema.js";
+import type { IndexingStatus } from "../items/item-types.js";
 
 export interface StatusChange {
   orgId: string;

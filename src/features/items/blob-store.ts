@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Executor, Store } from "../../platform/store/db.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
 
 /**
  * Where uploaded files live: in DATA_DIR on the embedded backend, in PostgreSQL itself on
@@ -15,9 +16,9 @@ export interface BlobOwner {
 
 export interface BlobStore {
   put(tx: Executor, id: string, database: BlobOwner, bytes: Uint8Array): Promise<void>;
-  get(id: string): Promise<Uint8Array | null>;
-  delete(tx: Executor, id: string): Promise<void>;
-  deleteDatabase(tx: Executor, databaseId: string): Promise<void>;
+  get(org: OrgTenancy, id: string): Promise<Uint8Array | null>;
+  delete(tx: Executor, org: OrgTenancy, id: string): Promise<void>;
+  deleteDatabase(tx: Executor, database: BlobOwner): Promise<void>;
 }
 
 class FileBlobStore implements BlobStore {
@@ -39,8 +40,8 @@ class FileBlobStore implements BlobStore {
       .execute();
   }
 
-  async get(id: string): Promise<Uint8Array | null> {
-    const row = await this.store.db.selectFrom("blobs").select("database_id").where("id", "=", id).executeTakeFirst();
+  async get(org: OrgTenancy, id: string): Promise<Uint8Array | null> {
+    const row = await this.store.db.selectFrom("blobs").select("database_id").where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
     if (!row) return null;
     try {
       return readFileSync(this.path(row.database_id, id));
@@ -49,15 +50,15 @@ class FileBlobStore implements BlobStore {
     }
   }
 
-  async delete(tx: Executor, id: string): Promise<void> {
-    const row = await tx.selectFrom("blobs").select("database_id").where("id", "=", id).executeTakeFirst();
-    await tx.deleteFrom("blobs").where("id", "=", id).execute();
+  async delete(tx: Executor, org: OrgTenancy, id: string): Promise<void> {
+    const row = await tx.selectFrom("blobs").select("database_id").where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
+    await tx.deleteFrom("blobs").where("org_id", "=", org.orgId).where("id", "=", id).execute();
     if (row) rmSync(this.path(row.database_id, id), { force: true });
   }
 
-  async deleteDatabase(tx: Executor, databaseId: string): Promise<void> {
-    await tx.deleteFrom("blobs").where("database_id", "=", databaseId).execute();
-    rmSync(join(this.dir, databaseId), { recursive: true, force: true });
+  async deleteDatabase(tx: Executor, database: BlobOwner): Promise<void> {
+    await tx.deleteFrom("blobs").where("org_id", "=", database.org_id).where("database_id", "=", database.id).execute();
+    rmSync(join(this.dir, database.id), { recursive: true, force: true });
   }
 }
 
@@ -71,17 +72,17 @@ class RowBlobStore implements BlobStore {
       .execute();
   }
 
-  async get(id: string): Promise<Uint8Array | null> {
-    const row = await this.store.db.selectFrom("blobs").select("data").where("id", "=", id).executeTakeFirst();
+  async get(org: OrgTenancy, id: string): Promise<Uint8Array | null> {
+    const row = await this.store.db.selectFrom("blobs").select("data").where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
     return row?.data ?? null;
   }
 
-  async delete(tx: Executor, id: string): Promise<void> {
-    await tx.deleteFrom("blobs").where("id", "=", id).execute();
+  async delete(tx: Executor, org: OrgTenancy, id: string): Promise<void> {
+    await tx.deleteFrom("blobs").where("org_id", "=", org.orgId).where("id", "=", id).execute();
   }
 
-  async deleteDatabase(tx: Executor, databaseId: string): Promise<void> {
-    await tx.deleteFrom("blobs").where("database_id", "=", databaseId).execute();
+  async deleteDatabase(tx: Executor, database: BlobOwner): Promise<void> {
+    await tx.deleteFrom("blobs").where("org_id", "=", database.org_id).where("database_id", "=", database.id).execute();
   }
 }
 

@@ -4,9 +4,13 @@ import type { FastifyRequest } from "fastify";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { App } from "../../platform/http/app-type.js";
 import { resolveScope } from "../../platform/http/aliases.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf } from "../../platform/http/auth.js";
 import { sendData } from "../../platform/http/envelope.js";
-import type { ContextEditService, ItemAddress } from "./edit-service.js";
+import type { ContextEditService } from "./edit-service.js";
+import type { DatabaseService } from "../databases/service.js";
+import { resolveDatabase } from "../databases/tenancy.js";
+import type { Corpus } from "./item-types.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
 import { decodeJsonObject, isPlainObject } from "./json-field.js";
 import { idList } from "./status-routes.js";
 import { keyProblem } from "../../platform/util/identifiers.js";
@@ -37,12 +41,18 @@ const DeleteBody = routeDecoded(
   }),
 );
 
-function addressOf(req: FastifyRequest, source: Readonly<Record<string, unknown>>, orgId: string): ItemAddress {
+interface Address {
+  database: string;
+  collection: string | undefined;
+  corpus: Corpus;
+}
+
+function addressOf(req: FastifyRequest, source: Readonly<Record<string, unknown>>): Address {
   const { database, collection } = resolveScope(req, source);
   if (!database) throw invalidInput("'database' is required");
   const type = source.type ?? "knowledge";
   if (type !== "knowledge" && type !== "memory") throw invalidInput("'type' must be 'knowledge' or 'memory'");
-  return { orgId, database, collection: collection ?? undefined, corpus: type };
+  return { database, collection: collection ?? undefined, corpus: type };
 }
 
 /** DELETE takes its fields from a JSON body (the SDK) or from the query string; `ids` as an array or `ids=a&ids=b` / `ids=a,b`. */
@@ -53,19 +63,20 @@ function deleteIds(value: unknown): string[] {
   throw invalidInput("'ids' must be a list of strings");
 }
 
-export function registerEditRoutes(app: App, service: ContextEditService): void {
+export function registerEditRoutes(app: App, service: ContextEditService, databases: DatabaseService): void {
+  const resolve = (org: OrgTenancy, at: Address) => resolveDatabase(databases, org, at.database, at.collection);
   app.patch(
     "/context/:id/metadata",
     { schema: { tags: ["Context"], params: Type.Object({ id: Type.String({ minLength: 1 }) }), body: PatchBody } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      const at = addressOf(req, req.body, orgId);
+      const org = orgTenancyOf(req);
+      const at = addressOf(req, req.body);
       const metadata = decodeJsonObject("metadata", req.body.metadata);
       const additional = req.body.additional_metadata ?? null;
       if (metadata === null && additional === null) throw invalidInput("send 'metadata' and/or 'additional_metadata' to merge");
       const keys = keyProblem(metadata ?? {}) ?? keyProblem(additional ?? {});
       if (keys) throw invalidInput(`metadata ${keys}`);
-      const merged = await service.patchMetadata(at, req.params.id, { metadata: metadata ?? {}, additional: additional ?? {} });
+      const merged = await service.patchMetadata(await resolve(org, at), at.corpus, req.params.id, { metadata: metadata ?? {}, additional: additional ?? {} });
       return sendData(req, reply, {
         success: true,
         message: "metadata updated",
@@ -77,14 +88,14 @@ export function registerEditRoutes(app: App, service: ContextEditService): void 
   );
 
   app.delete("/context", { schema: { tags: ["Context"], body: DeleteBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     if (req.body !== undefined && req.body !== null && !isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
     const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
-    const at = addressOf(req, source, orgId);
+    const at = addressOf(req, source);
     const ids = deleteIds(source.ids);
     if (ids.length === 0) throw invalidInput("'ids' is required");
     if (ids.length > MAX_DELETE_IDS) throw invalidInput(`at most ${MAX_DELETE_IDS} ids per request`);
-    const results = await service.delete(at, ids);
+    const results = await service.deleteIn(await resolve(org, at), at.corpus, ids);
     const deleted = results.filter((r) => r.deleted).length;
     return sendData(req, reply, {
       success: deleted > 0,

@@ -2,13 +2,18 @@ import type { SchemaField } from "../databases/metadata-schema.js";
 import type { DatabaseService } from "../databases/service.js";
 import { validationError } from "../../platform/errors/app-error.js";
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "./item-types.js";
 import type { BlobStore } from "./blob-store.js";
-import { itemNotFound, resolveItemScope, scopeFor } from "./item-scope.js";
+import { resolveDatabase, type ResolvedDatabase } from "../databases/tenancy.js";
+import { itemNotFound, scopeFor } from "./item-scope.js";
 import { ItemStore, type ItemRow } from "./store.js";
 import { alignMetadata } from "../ingestion/metadata-align.js";
 import type { VectorStore } from "../search/vector-store.js";
 
+/**
+ * Items named by database name, for callers that hold no resolved database (connector sync,
+ * which works from its connector row); routes resolve at the edge and call the `...In` methods.
+ */
 export interface ItemAddress {
   orgId: string;
   database: string;
@@ -54,48 +59,52 @@ export class ContextEditService {
    * at ingestion (declared keys typed, undeclared ones moved to additional_metadata). The
    * row is updated in place, so list filters and queries see the change at once.
    */
-  async patchMetadata(at: ItemAddress, id: string, patch: MetadataPatch): Promise<{ metadata: Record<string, unknown>; additional: Record<string, unknown> }> {
-    const scope = await resolveItemScope(this.databases, at.orgId, at.database, at.collection);
+  async patchMetadata(
+    scope: ResolvedDatabase,
+    corpus: Corpus,
+    id: string,
+    patch: MetadataPatch,
+  ): Promise<{ metadata: Record<string, unknown>; additional: Record<string, unknown> }> {
     const schema = JSON.parse(scope.database.metadata_schema) as SchemaField[];
     const aligned = alignMetadata(schema, patch.metadata, patch.additional);
     if (!aligned.ok) throw validationError(aligned.message);
     return this.store.transaction(async (tx) => {
-      const item = await new ItemStore(tx).findBySource(scopeFor(scope, at.corpus), id);
-      if (!item || (item.expires_at !== null && item.expires_at <= this.now())) throw itemNotFound(at.corpus, id);
+      const items = new ItemStore(tx);
+      const item = await items.findBySource(scopeFor(scope, corpus), id);
+      if (!item || (item.expires_at !== null && item.expires_at <= this.now())) throw itemNotFound(corpus, id);
       const metadata = { ...parse(item.metadata), ...aligned.metadata };
       const additional = { ...parse(item.additional_metadata), ...aligned.additional };
-      await tx
-        .updateTable("context_items")
-        .set({ metadata: JSON.stringify(metadata), additional_metadata: JSON.stringify(additional), updated_at: this.now() })
-        .where("id", "=", item.id)
-        .execute();
+      await items.setMetadata(item, JSON.stringify(metadata), JSON.stringify(additional), this.now());
       return { metadata, additional };
     });
   }
 
   /** Removes items with their chunks, postings, vectors and files; unknown ids are reported, not fatal. */
   async delete(at: ItemAddress, ids: readonly string[]): Promise<DeleteResultRow[]> {
-    const scope = await resolveItemScope(this.databases, at.orgId, at.database, at.collection);
+    return this.deleteIn(await resolveDatabase(this.databases, { orgId: at.orgId }, at.database, at.collection), at.corpus, ids);
+  }
+
+  async deleteIn(scope: ResolvedDatabase, corpus: Corpus, ids: readonly string[]): Promise<DeleteResultRow[]> {
     const removedKeys: number[] = [];
     const results = await this.store.transaction(async (tx) => {
       const items = new ItemStore(tx);
       const out: DeleteResultRow[] = [];
       for (const id of ids) {
-        const item = await items.findBySource(scopeFor(scope, at.corpus), id);
+        const item = await items.findBySource(scopeFor(scope, corpus), id);
         if (!item) {
-          const missing = itemNotFound(at.corpus, id);
+          const missing = itemNotFound(corpus, id);
           out.push({ id, deleted: false, error: missing.message, error_code: missing.code });
           continue;
         }
-        removedKeys.push(...(await items.chunkKeys(item.id)));
+        removedKeys.push(...(await items.chunkKeys(scope, item.id)));
         for (const stage of this.deleteStages) await stage(tx, item);
-        await items.deleteItem(item.id);
-        if (item.blob_id) await this.blobs.delete(tx, item.blob_id);
+        await items.deleteItem(scope, item.id);
+        if (item.blob_id) await this.blobs.delete(tx, scope, item.blob_id);
         out.push({ id, deleted: true, error: null });
       }
       return out;
     });
-    await this.vectors.indexRemoved(scopeFor(scope, at.corpus), removedKeys);
+    await this.vectors.indexRemoved(scopeFor(scope, corpus), removedKeys);
     return results;
   }
 }

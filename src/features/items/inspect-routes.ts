@@ -2,7 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { App } from "../../platform/http/app-type.js";
 import { resolveScope } from "../../platform/http/aliases.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf } from "../../platform/http/auth.js";
+import type { DatabaseService } from "../databases/service.js";
+import { resolveDatabase } from "../databases/tenancy.js";
 import { sendData } from "../../platform/http/envelope.js";
 import type { InspectService } from "./inspect-service.js";
 
@@ -27,17 +29,14 @@ function contentDisposition(name: string): string {
 }
 
 /** `publicUrl`: the base of presigned URLs (http/public-url.ts), never the request's Host header. */
-export function registerInspectRoutes(app: App, service: InspectService, publicUrl: () => string): void {
+export function registerInspectRoutes(app: App, service: InspectService, databases: DatabaseService, publicUrl: () => string): void {
   app.get("/context/inspect", { schema: { tags: ["Context"], querystring: InspectQuery } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     const { database, collection } = resolveScope(req, req.query);
     if (!database) throw invalidInput("'database' is required");
     const id = req.query.id ?? req.query.source_id;
     if (!id) throw invalidInput("'id' is required");
-    const data = await service.inspect({
-      orgId,
-      database,
-      collection,
+    const data = await service.inspect(await resolveDatabase(databases, org, database, collection), {
       corpus: req.query.type,
       id,
       mode: req.query.mode ?? "auto",

@@ -1,20 +1,17 @@
 import { AppError } from "../../platform/errors/app-error.js";
-import type { DatabaseService } from "../databases/service.js";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "./item-types.js";
 import type { BlobStore } from "./blob-store.js";
 import { signFileToken, verifyFileToken } from "./file-url.js";
 import { appItemText, memoryText } from "./item-render.js";
-import { itemNotFound, resolveItemScope, scopeFor } from "./item-scope.js";
-import { ItemStore, type ItemRow } from "./store.js";
+import type { ResolvedDatabase } from "../databases/tenancy.js";
+import { itemNotFound, scopeFor } from "./item-scope.js";
+import { ItemStore, orgOf, type ItemRow } from "./store.js";
 
 /** `auto`: content for app items and memories, a download URL (and extracted text) for files. */
 export type InspectMode = "auto" | "content" | "url" | "both";
 
 export interface InspectRequest {
-  orgId: string;
-  database: string;
-  collection: string | undefined;
   /** undefined: knowledge first, then memory. */
   corpus: Corpus | undefined;
   id: string;
@@ -47,14 +44,12 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 export class InspectService {
   constructor(
     private readonly store: Store,
-    private readonly databases: DatabaseService,
     private readonly blobs: BlobStore,
     private readonly secret: string,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async inspect(r: InspectRequest): Promise<Record<string, unknown>> {
-    const scope = await resolveItemScope(this.databases, r.orgId, r.database, r.collection);
+  async inspect(scope: ResolvedDatabase, r: InspectRequest): Promise<Record<string, unknown>> {
     const items = new ItemStore(this.store.db);
     let item: ItemRow | undefined;
     for (const corpus of r.corpus ? [r.corpus] : (["knowledge", "memory"] as const)) {
@@ -107,7 +102,7 @@ export class InspectService {
   }
 
   private async addFile(out: Record<string, unknown>, item: ItemRow, r: InspectRequest, wantsUrl: boolean): Promise<void> {
-    const bytes = await this.blobs.get(item.blob_id ?? "");
+    const bytes = await this.blobs.get(orgOf(item), item.blob_id ?? "");
     out.file_name = item.file_name;
     out.size_bytes = bytes?.byteLength ?? null;
     if (r.mode === "content" || r.mode === "both") out.content_base64 = bytes ? Buffer.from(bytes).toString("base64") : null;
@@ -121,14 +116,8 @@ export class InspectService {
 
   /** The indexed text (chunks in order); before indexing, the text as sent. */
   private async text(item: ItemRow): Promise<string | null> {
-    const chunks = await this.store.db
-      .selectFrom("context_chunks")
-      .select("content")
-      .where("item_id", "=", item.id)
-      .where("unit", "is distinct from", "inferred")
-      .orderBy("position")
-      .execute();
-    if (chunks.length > 0) return chunks.map((c) => c.content).join("\n\n");
+    const chunks = await new ItemStore(this.store.db).indexedText(orgOf(item), item.id);
+    if (chunks.length > 0) return chunks.join("\n\n");
     if (item.corpus === "memory") return memoryText(item);
     return appItemText(item)?.text ?? null;
   }
@@ -141,8 +130,10 @@ export class InspectService {
         ? new AppError("FILE_URL_EXPIRED", "This file URL has expired; request a new one from GET /context/inspect")
         : new AppError("FILE_URL_INVALID", "This file URL is not valid");
     }
-    const item = await new ItemStore(this.store.db).getById(check.grant.itemId);
-    const bytes = item && item.blob_id === check.grant.blobId ? await this.blobs.get(check.grant.blobId) : null;
+    // The signature is the credential (no API key): the item is found by the id it signs, in
+    // whichever organization holds it, and its blob then in that organization only.
+    const [item] = await new ItemStore(this.store.db).getByIdsAcrossOrganizations([check.grant.itemId]);
+    const bytes = item && item.blob_id === check.grant.blobId ? await this.blobs.get(orgOf(item), check.grant.blobId) : null;
     if (!item || !bytes) throw new AppError("FILE_NOT_FOUND", "The file no longer exists");
     return { bytes, contentType: contentTypeOf(item), fileName: item.file_name ?? item.title };
   }

@@ -2,7 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import { deprecate, resolveScope } from "../../platform/http/aliases.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "./item-types.js";
 import { expandPrincipals } from "./acl.js";
 import { KNOWLEDGE_FIELDS, type KnowledgeField } from "./item-render.js";
 import type { SourceFieldFilter } from "./item-visibility.js";

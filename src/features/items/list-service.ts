@@ -1,12 +1,11 @@
-import { sql, type SqlBool } from "kysely";
 import type { SchemaField } from "../databases/metadata-schema.js";
 import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
 import type { Store } from "../../platform/store/db.js";
 import { commentRow, knowledgeRow, memoryRow } from "./item-render.js";
 import type { Visibility } from "./item-visibility.js";
-import { visibleItem } from "./item-visibility.js";
 import type { ListQuery } from "./list-request.js";
-import { commentsOf, foldedItem } from "./thread-fold.js";
+import { ListStore } from "./list-store.js";
+import { commentsOf } from "./thread-fold.js";
 
 export interface Pagination {
   page: number;
@@ -44,6 +43,7 @@ export class ListService {
     const database = await this.databases.get(orgId, q.database);
     const schema = JSON.parse(database.metadata_schema) as SchemaField[];
     const v: Visibility = {
+      orgId: database.org_id,
       databaseId: database.id,
       collection: q.collection ?? defaultCollectionOf(database),
       corpora: q.corpora,
@@ -54,23 +54,11 @@ export class ListService {
       principals: q.principals,
       now: this.now(),
     };
-    const backend = this.store.backend;
-    const base = this.store.reader
-      .selectFrom("context_items as ci")
-      .where(visibleItem(backend, "ci", v))
-      .where(q.foldThreads ? sql<SqlBool>`NOT ${foldedItem(backend, "ci", v)}` : sql<SqlBool>`1 = 1`);
-    const counted = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
-    const total = Number(counted?.n ?? 0);
-    const rows = await base
-      .selectAll("ci")
-      .orderBy("ci.created_at", "desc")
-      .orderBy("ci.source_id")
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute();
+    const list = new ListStore(this.store.reader, this.store.backend);
+    const { total, rows } = await list.page(v, q.foldThreads, q.pageSize, (q.page - 1) * q.pageSize);
 
     const knowledge = rows.filter((r) => r.corpus === "knowledge");
-    const threads = q.foldThreads && knowledge.length > 0 ? await commentsOf(this.store.reader, backend, v, knowledge, q.maxComments) : null;
+    const threads = q.foldThreads && knowledge.length > 0 ? await commentsOf(list, v, knowledge, q.maxComments) : null;
     const sources = knowledge.map((item) => {
       const row = knowledgeRow(item, database.name, q.includeFields);
       const thread = threads?.get(item.id);

@@ -1,8 +1,9 @@
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { IndexingStatus } from "../../platform/store/schema.js";
+import type { IndexingStatus } from "./item-types.js";
 import type { BlobStore } from "./blob-store.js";
 import { graphJobKey, ingestJobKey } from "../ingestion/service.js";
-import { ItemStore, type ItemRow } from "./store.js";
+import { ItemStore, orgOf, type ItemRow } from "./store.js";
+import { JobStore } from "../../platform/jobs/job-store.js";
 import type { VectorStore } from "../search/vector-store.js";
 
 /** What a purge stage knows of the item it removes (the graph subsystem plugs in here). */
@@ -38,20 +39,12 @@ export class ContextMaintenance {
    * read here: if its job finishes meanwhile, the item stays `completed`.
    */
   async reconcile(): Promise<number> {
-    const stale = await this.store.db
-      .selectFrom("context_items")
-      .select(["id", "generation", "status"])
-      .where("status", "in", ["queued", "processing", "graph_creation"])
-      .where("updated_at", "<", this.now() - this.staleAfterMs)
-      .limit(1000)
-      .execute();
+    const stale = await new ItemStore(this.store.db).findStaleAcrossOrganizations(this.now() - this.staleAfterMs, 1000);
     let ended = 0;
     for (const item of stale) {
-      const job = await this.store.db
-        .selectFrom("jobs")
-        .select(["status", "last_error"])
-        .where("dedupe_key", "=", (item.status === "graph_creation" ? graphJobKey : ingestJobKey)(item.id, item.generation))
-        .executeTakeFirst();
+      const job = await new JobStore(this.store.db, this.store.backend).findByDedupeKey(
+        (item.status === "graph_creation" ? graphJobKey : ingestJobKey)(item.id, item.generation),
+      );
       if (job && job.status !== "dead" && job.status !== "completed") continue;
       const message = `indexing job ${job ? "failed" : "was lost"}${job?.last_error ? `: ${job.last_error}` : ""}`;
       if (await this.endWithError(item.id, item.generation, item.status, { code: "PROCESSING_FAILED", message })) ended += 1;
@@ -61,24 +54,18 @@ export class ContextMaintenance {
 
   /** Deletes memories past their expiry_time, with chunks, vectors and postings. */
   async purgeExpired(): Promise<number> {
-    const expired = await this.store.db
-      .selectFrom("context_items")
-      .select(["id", "source_id", "org_id", "database_id", "corpus", "blob_id", "collection"])
-      .where("corpus", "=", "memory")
-      .where("expires_at", "is not", null)
-      .where("expires_at", "<=", this.now())
-      .limit(1000)
-      .execute();
+    const expired = await new ItemStore(this.store.db).findExpiredAcrossOrganizations(this.now(), 1000);
     for (const item of expired) {
       const keys = await this.store.transaction(async (tx) => {
         const items = new ItemStore(tx);
-        const k = await items.chunkKeys(item.id);
+        const org = orgOf(item);
+        const k = await items.chunkKeys(org, item.id);
         for (const stage of this.purgeStages) await stage(tx, item);
-        await items.deleteItem(item.id);
-        if (item.blob_id) await this.blobs.delete(tx, item.blob_id);
+        await items.deleteItem(org, item.id);
+        if (item.blob_id) await this.blobs.delete(tx, org, item.blob_id);
         return k;
       });
-      await this.vectors.indexRemoved({ databaseId: item.database_id, corpus: "memory", collection: item.collection }, keys);
+      await this.vectors.indexRemoved({ orgId: item.org_id, databaseId: item.database_id, corpus: "memory", collection: item.collection }, keys);
     }
     return expired.length;
   }

@@ -1,12 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
+import type { DatabaseService } from "../databases/service.js";
+import { resolveDatabase } from "../databases/tenancy.js";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { App } from "../../platform/http/app-type.js";
 import { resolveScope } from "../../platform/http/aliases.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf } from "../../platform/http/auth.js";
 import { sendData } from "../../platform/http/envelope.js";
-import type { Store } from "../../platform/store/db.js";
-import type { DatabaseRow } from "../databases/store.js";
+import type { StatusService } from "./status-service.js";
 
 const StatusQuery = Type.Object({
   database: Type.Optional(Type.String({ minLength: 1 })),
@@ -41,47 +41,15 @@ export function idList(raw: string | string[] | undefined): string[] {
  * GET /context/status. An id not found in the given (or default) collection answers
  * `errored` / `FILE_NOT_FOUND` / `ID not found`: a scope miss, told apart only by its code.
  */
-export function registerStatusRoutes(app: App, databases: DatabaseService, store: Store): void {
+export function registerStatusRoutes(app: App, databases: DatabaseService, statuses: StatusService): void {
   app.get("/context/status", { schema: { tags: ["Context"], querystring: StatusQuery } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     const { database, collection } = resolveScope(req, req.query);
     if (database === undefined) throw invalidInput("'database' is required");
     const ids = idList(req.query.ids);
     if (ids.length === 0) throw invalidInput("'ids' is required");
     if (ids.length > MAX_IDS) throw invalidInput(`at most ${MAX_IDS} ids per request`);
-    const row = await databases.get(orgId, database);
-    const statuses = await lookupStatuses(store, row, collection, ids, req.query.type);
-    return sendData(req, reply, { success: true, message: "ok", statuses });
-  });
-}
-
-export interface StatusRow {
-  id: string;
-  indexing_status: string;
-  error_code: string;
-  message: string;
-}
-
-/** Statuses of ids in one collection (default: the database's); a miss is errored / FILE_NOT_FOUND / ID not found. */
-export async function lookupStatuses(
-  store: Store,
-  database: DatabaseRow,
-  collection: string | undefined,
-  ids: readonly string[],
-  type?: "knowledge" | "memory" | "all",
-): Promise<StatusRow[]> {
-  let q = store.reader
-    .selectFrom("context_items")
-    .select(["source_id", "status", "error_code", "message", "corpus"])
-    .where("database_id", "=", database.id)
-    .where("collection", "=", collection ?? defaultCollectionOf(database))
-    .where("source_id", "in", [...ids]);
-  if (type === "knowledge" || type === "memory") q = q.where("corpus", "=", type);
-  const found = new Map((await q.execute()).map((r) => [r.source_id, r]));
-  return ids.map((id) => {
-    const r = found.get(id);
-    return r
-      ? { id, indexing_status: r.status, error_code: r.error_code ?? "", message: r.message ?? "" }
-      : { id, indexing_status: "errored", error_code: "FILE_NOT_FOUND", message: "ID not found" };
+    const scope = await resolveDatabase(databases, org, database, collection);
+    return sendData(req, reply, { success: true, message: "ok", statuses: await statuses.lookup(scope, ids, req.query.type) });
   });
 }

@@ -1,7 +1,11 @@
 import type { Executor } from "../../platform/store/db.js";
-import type { ContextItemsTable, Corpus, IndexingStatus } from "../../platform/store/schema.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
+import type { ContextChunksTable, ContextItemsTable } from "./rows.js";
+import type { Corpus, IndexingStatus } from "./item-types.js";
 
 export type ItemRow = ContextItemsTable;
+/** A stored chunk, its key as a number on both backends. */
+export type ChunkRow = Omit<ContextChunksTable, "chunk_key"> & { chunk_key: number };
 
 /** States an item never leaves (for its generation): only an upsert starts it over. */
 export const TERMINAL_STATUSES: readonly IndexingStatus[] = ["completed", "errored"];
@@ -21,13 +25,39 @@ export interface ChunkInsert {
 const CHUNK_ROWS_PER_STATEMENT = 500;
 const POSTING_ROWS_PER_STATEMENT = 1000;
 
-export interface ItemScope {
+/** One corpus of one collection of a database of an organization: where a public item id is unique. */
+export interface ItemScope extends OrgTenancy {
   databaseId: string;
   corpus: Corpus;
   collection: string;
 }
 
-/** Items and their chunks and postings. One SQL implementation serves both backends. */
+/** The organization a row belongs to, as a tenancy. */
+export const orgOf = (row: { readonly org_id: string }): OrgTenancy => ({ orgId: row.org_id });
+
+/** The item a status write addresses: its organization, id and the generation it expects. */
+export type ItemKey = Pick<ItemRow, "org_id" | "id" | "generation">;
+
+/** The database an item belongs to, as its rows name it. */
+export type DatabaseOfItems = { readonly org_id: string; readonly id: string };
+
+export interface ItemStatusRow {
+  source_id: string;
+  status: IndexingStatus;
+  error_code: string | null;
+  message: string | null;
+}
+
+/** What reconcile needs of an item short of a terminal state. */
+export type StaleItem = Pick<ItemRow, "org_id" | "id" | "generation" | "status">;
+/** What a purge needs of an expired memory. */
+export type ExpiredItem = Pick<ItemRow, "id" | "source_id" | "org_id" | "database_id" | "corpus" | "blob_id" | "collection">;
+
+/**
+ * Items and their chunks and postings. One SQL implementation serves both backends. Every query
+ * is scoped by the organization; the few that span organizations on purpose (scheduled upkeep,
+ * job handlers working from a job payload) say so in their names.
+ */
 export class ItemStore {
   constructor(private readonly db: Executor) {}
 
@@ -35,6 +65,7 @@ export class ItemStore {
     return this.db
       .selectFrom("context_items")
       .selectAll()
+      .where("org_id", "=", scope.orgId)
       .where("database_id", "=", scope.databaseId)
       .where("corpus", "=", scope.corpus)
       .where("collection", "=", scope.collection)
@@ -64,6 +95,7 @@ export class ItemStore {
       let q = this.db
         .selectFrom("context_items")
         .selectAll()
+        .where("org_id", "=", scope.orgId)
         .where("database_id", "=", scope.databaseId)
         .where("corpus", "=", scope.corpus)
         .where("collection", "=", scope.collection)
@@ -74,12 +106,16 @@ export class ItemStore {
     return out;
   }
 
-  async getById(id: string): Promise<ItemRow | undefined> {
-    return this.db.selectFrom("context_items").selectAll().where("id", "=", id).executeTakeFirst();
+  async getById(org: OrgTenancy, id: string): Promise<ItemRow | undefined> {
+    return this.db.selectFrom("context_items").selectAll().where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
   }
 
-  /** The items with these ids, in the order asked (undefined where none). */
-  async getByIds(ids: readonly string[]): Promise<Array<ItemRow | undefined>> {
+  /**
+   * The items with these ids, in the order asked (undefined where none), whatever their
+   * organization: for pipeline jobs, whose payload names an item id only (jobs queued before
+   * payloads carried an organization too). The caller scopes every later write by the row's org_id.
+   */
+  async getByIdsAcrossOrganizations(ids: readonly string[]): Promise<Array<ItemRow | undefined>> {
     const rows = await this.db
       .selectFrom("context_items")
       .selectAll()
@@ -103,8 +139,18 @@ export class ItemStore {
   }
 
   async replace(row: ItemRow): Promise<void> {
-    const { id, ...rest } = row;
-    await this.db.updateTable("context_items").set(rest).where("id", "=", id).execute();
+    const { id, org_id, ...rest } = row;
+    await this.db.updateTable("context_items").set(rest).where("org_id", "=", org_id).where("id", "=", id).execute();
+  }
+
+  /** Replaces the item's metadata (a merge computed by the caller). */
+  async setMetadata(item: Pick<ItemRow, "org_id" | "id">, metadata: string, additional: string, at: number): Promise<void> {
+    await this.db
+      .updateTable("context_items")
+      .set({ metadata, additional_metadata: additional, updated_at: at })
+      .where("org_id", "=", item.org_id)
+      .where("id", "=", item.id)
+      .execute();
   }
 
   /**
@@ -113,8 +159,7 @@ export class ItemStore {
    * was replaced or moved on meanwhile. A terminal state is never in `from`, so it never changes.
    */
   async setStatus(
-    id: string,
-    generation: number,
+    item: ItemKey,
     from: readonly IndexingStatus[],
     status: IndexingStatus,
     at: number,
@@ -126,30 +171,44 @@ export class ItemStore {
     const res = await this.db
       .updateTable("context_items")
       .set({ status, updated_at: at, error_code: error?.code ?? null, message: error?.message ?? null, ...extra })
-      .where("id", "=", id)
-      .where("generation", "=", generation)
+      .where("org_id", "=", item.org_id)
+      .where("id", "=", item.id)
+      .where("generation", "=", item.generation)
       .where("status", "in", live)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 
-  async chunkKeys(itemId: string): Promise<number[]> {
-    const rows = await this.db.selectFrom("context_chunks").select("chunk_key").where("item_id", "=", itemId).execute();
+  async chunkKeys(org: OrgTenancy, itemId: string): Promise<number[]> {
+    const rows = await this.db.selectFrom("context_chunks").select("chunk_key").where("org_id", "=", org.orgId).where("item_id", "=", itemId).execute();
     return rows.map((r) => Number(r.chunk_key));
   }
 
+  /** The item's indexed text: its chunks in order (inferred ones left out); empty before indexing. */
+  async indexedText(org: OrgTenancy, itemId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("context_chunks")
+      .select("content")
+      .where("org_id", "=", org.orgId)
+      .where("item_id", "=", itemId)
+      .where("unit", "is distinct from", "inferred")
+      .orderBy("position")
+      .execute();
+    return rows.map((r) => r.content);
+  }
+
   /** Removes the item's chunks; postings and vectors go with them (ON DELETE CASCADE). */
-  async deleteChunks(itemId: string): Promise<void> {
-    const keys = await this.chunkKeys(itemId);
+  async deleteChunks(org: OrgTenancy, itemId: string): Promise<void> {
+    const keys = await this.chunkKeys(org, itemId);
     if (keys.length === 0) return;
     // Explicit deletes: SQLite enforces cascades only with foreign_keys on, and PostgreSQL
     // is faster deleting postings by key than through per-row cascade triggers.
     for (let i = 0; i < keys.length; i += 500) {
       const part = keys.slice(i, i + 500);
-      await this.db.deleteFrom("context_terms").where("chunk_key", "in", part).execute();
-      await this.db.deleteFrom("context_vectors").where("chunk_key", "in", part).execute();
+      await this.db.deleteFrom("context_terms").where("org_id", "=", org.orgId).where("chunk_key", "in", part).execute();
+      await this.db.deleteFrom("context_vectors").where("org_id", "=", org.orgId).where("chunk_key", "in", part).execute();
     }
-    await this.db.deleteFrom("context_chunks").where("item_id", "=", itemId).execute();
+    await this.db.deleteFrom("context_chunks").where("org_id", "=", org.orgId).where("item_id", "=", itemId).execute();
   }
 
   /** Inserts chunks with their postings; returns the chunk keys in input order. */
@@ -219,34 +278,74 @@ export class ItemStore {
     return keys;
   }
 
-  async deleteItem(id: string): Promise<void> {
-    await this.deleteChunks(id);
-    await this.db.deleteFrom("context_items").where("id", "=", id).execute();
+  async deleteItem(org: OrgTenancy, id: string): Promise<void> {
+    await this.deleteChunks(org, id);
+    await this.db.deleteFrom("context_items").where("org_id", "=", org.orgId).where("id", "=", id).execute();
   }
 
-  async deleteDatabase(databaseId: string): Promise<void> {
-    await this.db.deleteFrom("context_terms").where("database_id", "=", databaseId).execute();
-    await this.db.deleteFrom("context_vectors").where("database_id", "=", databaseId).execute();
-    await this.db.deleteFrom("context_chunks").where("database_id", "=", databaseId).execute();
-    await this.db.deleteFrom("context_items").where("database_id", "=", databaseId).execute();
+  async deleteDatabase(database: DatabaseOfItems): Promise<void> {
+    for (const table of ["context_terms", "context_vectors", "context_chunks", "context_items"] as const) {
+      await this.db.deleteFrom(table).where("org_id", "=", database.org_id).where("database_id", "=", database.id).execute();
+    }
   }
 
-  async countByCorpus(databaseId: string): Promise<Record<string, number>> {
+  async countByCorpus(database: DatabaseOfItems): Promise<Record<string, number>> {
     const items = await this.db
       .selectFrom("context_items")
       .select(["corpus", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("database_id", "=", databaseId)
+      .where("org_id", "=", database.org_id)
+      .where("database_id", "=", database.id)
       .groupBy("corpus")
       .execute();
     const chunks = await this.db
       .selectFrom("context_chunks")
       .select(["corpus", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("database_id", "=", databaseId)
+      .where("org_id", "=", database.org_id)
+      .where("database_id", "=", database.id)
       .groupBy("corpus")
       .execute();
     const out: Record<string, number> = { knowledge_items: 0, memory_items: 0, knowledge_chunks: 0, memory_chunks: 0 };
     for (const r of items) out[`${r.corpus}_items`] = Number(r.n);
     for (const r of chunks) out[`${r.corpus}_chunks`] = Number(r.n);
     return out;
+  }
+
+  /** Indexing states of the items of one collection with these public ids (of one corpus, or both). */
+  async statuses(scope: Omit<ItemScope, "corpus">, sourceIds: readonly string[], corpus: Corpus | null): Promise<ItemStatusRow[]> {
+    let q = this.db
+      .selectFrom("context_items")
+      .select(["source_id", "status", "error_code", "message"])
+      .where("org_id", "=", scope.orgId)
+      .where("database_id", "=", scope.databaseId)
+      .where("collection", "=", scope.collection)
+      .where("source_id", "in", [...sourceIds]);
+    if (corpus !== null) q = q.where("corpus", "=", corpus);
+    return q.execute();
+  }
+
+  /**
+   * Items of every organization short of a terminal state and untouched since `before`: the
+   * scheduled reconcile looks at all of them on purpose.
+   */
+  async findStaleAcrossOrganizations(before: number, limit: number): Promise<StaleItem[]> {
+    return this.db
+      .selectFrom("context_items")
+      .select(["org_id", "id", "generation", "status"])
+      .where("status", "in", ["queued", "processing", "graph_creation"])
+      .where("updated_at", "<", before)
+      .limit(limit)
+      .execute();
+  }
+
+  /** Memories of every organization past their expiry at `at`: the scheduled purge removes them all. */
+  async findExpiredAcrossOrganizations(at: number, limit: number): Promise<ExpiredItem[]> {
+    return this.db
+      .selectFrom("context_items")
+      .select(["id", "source_id", "org_id", "database_id", "corpus", "blob_id", "collection"])
+      .where("corpus", "=", "memory")
+      .where("expires_at", "is not", null)
+      .where("expires_at", "<=", at)
+      .limit(limit)
+      .execute();
   }
 }

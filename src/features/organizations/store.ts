@@ -1,5 +1,5 @@
 import type { Executor } from "../../platform/store/db.js";
-import type { ApiKeysTable, OrganizationsTable } from "../../platform/store/schema.js";
+import type { ApiKeysTable, OrganizationsTable } from "./rows.js";
 
 export type Organization = OrganizationsTable;
 export type ApiKeyRow = ApiKeysTable;

@@ -1,11 +1,13 @@
-import type { RawBuilder, SqlBool } from "kysely";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
 import { searchBm25 } from "../../engines/bm25/inverted-index.js";
+import type { Visibility } from "../items/item-visibility.js";
+import { ChunkStore } from "./chunk-store.js";
 import { visibleChunkKeys } from "./hydrate.js";
 import type { TermIndexes } from "./term-indexes.js";
 
-export interface RetrievalScope {
+export interface RetrievalScope extends OrgTenancy {
   readonly databaseId: string;
   readonly corpus: Corpus;
   readonly collections: readonly string[];
@@ -23,10 +25,10 @@ const MAX_ROUNDS = 4;
 /**
  * BM25 over the in-process inverted indexes of the scope's collections (same tokenizer, k1 / b and
  * Lucene idf on both backends, since both rank in process from the same stored postings). `and`
- * keeps chunks containing every term. `visible` is the item predicate over `context_items`
- * aliased `i` (scope, filters, ACL, expiry): when the caller already knows the visible chunks
+ * keeps chunks containing every term. `visible` says which items may be seen (scope, filters,
+ * ACL, expiry): when the caller already knows the visible chunks
  * (`allowed`), ranking is restricted to them; otherwise the best candidates are checked against
- * it in SQL, widening the search while too many fail.
+ * it in the store, widening the search while too many fail.
  */
 export class Bm25Retriever {
   constructor(
@@ -39,19 +41,19 @@ export class Bm25Retriever {
     terms: readonly string[],
     k: number,
     operator: "or" | "and",
-    visible: RawBuilder<SqlBool> | null,
+    visible: Visibility | null,
     allowed: ReadonlySet<number> | null = null,
   ): Promise<ScoredChunk[]> {
     if (terms.length === 0 || scope.collections.length === 0 || k <= 0) return [];
     const indexes = await Promise.all(
-      scope.collections.map((collection) => this.indexes.get({ databaseId: scope.databaseId, corpus: scope.corpus, collection })),
+      scope.collections.map((collection) => this.indexes.get({ orgId: scope.orgId, databaseId: scope.databaseId, corpus: scope.corpus, collection })),
     );
     if (allowed !== null || visible === null) return searchBm25(indexes, terms, k, operator, allowed);
     let want = k * OVERSAMPLE + 10;
     for (let round = 1; ; round++) {
       const hits = searchBm25(indexes, terms, want, operator);
       const shown = await visibleChunkKeys(
-        this.store,
+        new ChunkStore(this.store.reader, this.store.backend),
         hits.map((h) => h.chunkKey),
         visible,
       );

@@ -1,13 +1,14 @@
-import type { RawBuilder, SqlBool } from "kysely";
-import { sql } from "kysely";
 import type { VectorStore } from "./vector-store.js";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
+import type { Visibility } from "../items/item-visibility.js";
+import { ChunkStore } from "./chunk-store.js";
 import { tokenize } from "../../engines/bm25/index.js";
 import type { Bm25Retriever } from "./bm25-retriever.js";
 import { fuse, type Fused, type RankedList } from "./fusion.js";
 
 export interface CorpusQuery {
+  orgId: string;
   databaseId: string;
   corpus: Corpus;
   collections: readonly string[];
@@ -19,8 +20,8 @@ export interface CorpusQuery {
   alpha: number;
   /** Candidates wanted from each retriever. */
   depth: number;
-  /** Item predicate over `context_items` aliased `i`. */
-  visible: RawBuilder<SqlBool>;
+  /** Which items may be seen (scope, filters, ACL, expiry). */
+  visible: Visibility;
   /** Whether `visible` restricts more than scope and expiry (filters, ACL): dense search then scores the allowed set. */
   restrictive: boolean;
   /** The query's embedding, still being computed while the lexical retrievers run. */
@@ -47,7 +48,7 @@ export class CorpusRetriever {
   ) {}
 
   async retrieve(q: CorpusQuery): Promise<Fused[]> {
-    const scope = { databaseId: q.databaseId, corpus: q.corpus, collections: q.collections };
+    const scope = { orgId: q.orgId, databaseId: q.databaseId, corpus: q.corpus, collections: q.collections };
     // With filters or ACL, a small visible set is ranked exactly by every retriever.
     const allowed = q.restrictive ? await this.visibleChunkKeys(q, EXACT_FILTERED_LIMIT + 1) : null;
     const exact = allowed !== null && allowed.length <= EXACT_FILTERED_LIMIT ? new Set(allowed) : null;
@@ -58,6 +59,7 @@ export class CorpusRetriever {
         q.operator === "phrase"
           ? (
               await this.phraseMatches(
+                q,
                 hits.map((h) => h.chunkKey),
                 q.text,
               )
@@ -74,6 +76,7 @@ export class CorpusRetriever {
     const [phrase, dense] = await Promise.all([
       q.terms.length >= 2
         ? this.phraseMatches(
+            q,
             lexical.map((h) => h.chunkKey),
             q.text,
           )
@@ -89,32 +92,34 @@ export class CorpusRetriever {
   }
 
   private async dense(q: CorpusQuery, vector: Float32Array, exact: ReadonlySet<number> | null): Promise<Array<{ chunkKey: number; score: number }>> {
-    if (exact !== null) return (await this.vectors.scoreAmong(vector, [...exact])).slice(0, q.depth);
+    if (exact !== null) return (await this.vectors.scoreAmong(q, vector, [...exact])).slice(0, q.depth);
     const hits: Array<{ chunkKey: number; score: number }> = [];
     for (const collection of q.collections) {
-      hits.push(...(await this.vectors.search({ databaseId: q.databaseId, corpus: q.corpus, collection }, vector, q.restrictive ? q.depth * 8 : q.depth)));
+      hits.push(
+        ...(await this.vectors.search(
+          { orgId: q.orgId, databaseId: q.databaseId, corpus: q.corpus, collection },
+          vector,
+          q.restrictive ? q.depth * 8 : q.depth,
+        )),
+      );
     }
     return hits.sort((a, b) => b.score - a.score);
   }
 
   private async visibleChunkKeys(q: CorpusQuery, limit: number): Promise<number[]> {
-    const rows = await sql<{ chunk_key: number }>`
-      SELECT c.chunk_key AS chunk_key FROM context_chunks c JOIN context_items i ON i.id = c.item_id
-      WHERE c.database_id = ${q.databaseId} AND c.corpus = ${q.corpus} AND ${q.visible}
-      LIMIT ${limit}`.execute(this.store.reader);
-    return rows.rows.map((r) => Number(r.chunk_key));
+    return this.chunks.visibleChunkKeys(q.visible, q.corpus, limit);
+  }
+
+  private get chunks(): ChunkStore {
+    return new ChunkStore(this.store.reader, this.store.backend);
   }
 
   /** Which of the chunks contain the query text as a phrase (case and spacing ignored). */
-  private async phraseMatches(chunkKeys: readonly number[], text: string): Promise<number[]> {
+  private async phraseMatches(q: CorpusQuery, chunkKeys: readonly number[], text: string): Promise<number[]> {
     const phrase = normaliseText(text.replace(/^["']|["']$/g, ""));
     if (chunkKeys.length === 0 || phrase.length === 0) return [];
-    const rows = await this.store.reader
-      .selectFrom("context_chunks")
-      .select(["chunk_key", "content"])
-      .where("chunk_key", "in", [...chunkKeys])
-      .execute();
-    const matching = new Set(rows.filter((r) => normaliseText(r.content).includes(phrase)).map((r) => Number(r.chunk_key)));
+    const rows = await this.chunks.contents(q, chunkKeys);
+    const matching = new Set(rows.filter((r) => normaliseText(r.content).includes(phrase)).map((r) => r.chunkKey));
     return chunkKeys.filter((k) => matching.has(k));
   }
 }

@@ -1,4 +1,4 @@
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 
 export interface GraphContext {
   query_paths: unknown[];

@@ -1,10 +1,9 @@
-import type { RawBuilder, SqlBool } from "kysely";
-import { sql } from "kysely";
-import type { ItemRow } from "../items/store.js";
-import type { Store } from "../../platform/store/db.js";
-import type { ContextChunksTable } from "../../platform/store/schema.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
+import type { Visibility } from "../items/item-visibility.js";
+import type { ChunkRow, ItemRow } from "../items/store.js";
+import type { ChunkStore } from "./chunk-store.js";
 
-export type ChunkRow = Omit<ContextChunksTable, "chunk_key"> & { chunk_key: number };
+export type { ChunkRow };
 
 export interface Hydrated {
   chunk: ChunkRow;
@@ -12,71 +11,44 @@ export interface Hydrated {
 }
 
 /**
- * Loads candidate chunks with their items, keeping only those the item predicate admits
+ * Loads candidate chunks with their items, keeping only those the visibility admits
  * (filters, ACL, expiry): retrievers may over-fetch, this is where visibility is final.
  * Key lookups rather than one join: with a join, the planner may walk the scope's items by the
  * predicate's indexed columns instead of probing the few candidate keys.
  */
-export async function hydrate(store: Store, chunkKeys: readonly number[], visible: RawBuilder<SqlBool>): Promise<Map<number, Hydrated>> {
+export async function hydrate(store: ChunkStore, chunkKeys: readonly number[], visible: Visibility): Promise<Map<number, Hydrated>> {
   const out = new Map<number, Hydrated>();
   if (chunkKeys.length === 0) return out;
-  const chunks = await store.reader
-    .selectFrom("context_chunks")
-    .selectAll()
-    .where("chunk_key", "in", [...chunkKeys])
-    .execute();
-  const byId = await visibleItems(
-    store,
-    chunks.map((c) => c.item_id),
+  const chunks = await store.chunksByKeys(visible, chunkKeys);
+  const items = await store.visibleItems(
     visible,
+    chunks.map((c) => c.item_id),
   );
+  const byId = new Map(items.map((i) => [i.id, i]));
   for (const c of chunks) {
     const item = byId.get(c.item_id);
-    if (item) out.set(Number(c.chunk_key), { chunk: { ...c, chunk_key: Number(c.chunk_key) }, item });
+    if (item) out.set(c.chunk_key, { chunk: c, item });
   }
   return out;
 }
 
-/** Which of the chunks the item predicate admits, by the same two lookups. */
-export async function visibleChunkKeys(store: Store, chunkKeys: readonly number[], visible: RawBuilder<SqlBool>): Promise<Set<number>> {
+/** Which of the chunks the visibility admits, by the same two lookups. */
+export async function visibleChunkKeys(store: ChunkStore, chunkKeys: readonly number[], visible: Visibility): Promise<Set<number>> {
   if (chunkKeys.length === 0) return new Set();
-  const chunks = await store.reader
-    .selectFrom("context_chunks")
-    .select(["chunk_key", "item_id"])
-    .where("chunk_key", "in", [...chunkKeys])
-    .execute();
-  const items = await visibleItems(
-    store,
-    chunks.map((c) => c.item_id),
+  const chunks = await store.itemIdsOfChunks(visible, chunkKeys);
+  const items = await store.visibleItems(
     visible,
+    chunks.map((c) => c.itemId),
   );
-  return new Set(chunks.filter((c) => items.has(c.item_id)).map((c) => Number(c.chunk_key)));
-}
-
-async function visibleItems(store: Store, ids: readonly string[], visible: RawBuilder<SqlBool>): Promise<Map<string, ItemRow>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  // MATERIALIZED: the candidates by primary key first, then the predicate on those few rows.
-  const rows = await sql<ItemRow>`
-    WITH candidates AS MATERIALIZED (SELECT * FROM context_items WHERE id IN (${sql.join(unique)}))
-    SELECT i.* FROM candidates i WHERE ${visible}`.execute(store.reader);
-  return new Map(rows.rows.map((i) => [i.id, i]));
+  const shown = new Set(items.map((i) => i.id));
+  return new Set(chunks.filter((c) => shown.has(c.itemId)).map((c) => c.chunkKey));
 }
 
 /** Chunks of the given items (forceful relations, neighbouring context), in item and position order. */
-export async function chunksOfItems(store: Store, itemIds: readonly string[], perItem: number): Promise<Hydrated[]> {
+export async function chunksOfItems(store: ChunkStore, org: OrgTenancy, itemIds: readonly string[], perItem: number): Promise<Hydrated[]> {
   if (itemIds.length === 0) return [];
-  const items = await store.reader
-    .selectFrom("context_items")
-    .selectAll()
-    .where("id", "in", [...itemIds])
-    .execute();
-  const chunks = await store.reader
-    .selectFrom("context_chunks")
-    .selectAll()
-    .where("item_id", "in", [...itemIds])
-    .orderBy("position")
-    .execute();
+  const items = await store.itemsByIds(org, itemIds);
+  const chunks = await store.chunksOfItems(org, itemIds);
   const byId = new Map(items.map((i) => [i.id, i]));
   const taken = new Map<string, number>();
   const out: Hydrated[] = [];
@@ -85,7 +57,7 @@ export async function chunksOfItems(store: Store, itemIds: readonly string[], pe
     const item = byId.get(c.item_id);
     if (!item || n >= perItem) continue;
     taken.set(c.item_id, n + 1);
-    out.push({ chunk: { ...c, chunk_key: Number(c.chunk_key) }, item });
+    out.push({ chunk: c, item });
   }
   return out;
 }

@@ -1,16 +1,18 @@
 import type { SharedEmbedder } from "../../engines/embeddings/shared-embedder.js";
 import type { SchemaField } from "../databases/metadata-schema.js";
 import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
+import { tenancyOf } from "../databases/tenancy.js";
 import { expandPrincipals } from "../items/acl.js";
-import { visibleItem } from "../items/item-visibility.js";
+import type { Visibility } from "../items/item-visibility.js";
 import type { QueryLog } from "../feedback/query-log.js";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
 import { autoAlpha, type Fused } from "./fusion.js";
 import { CorpusRetriever, queryTerms } from "./corpus-retriever.js";
 import { diversify, feedbackTerms } from "./expansion.js";
 import type { GraphContext, GraphProvider } from "./graph-provider-contract.js";
 import { emptyGraphContext } from "./graph-provider-contract.js";
+import { ChunkStore } from "./chunk-store.js";
 import { chunksOfItems, hydrate, type Hydrated } from "./hydrate.js";
 import { chunkView, sourceView } from "./result-views.js";
 import type { SplitFilters } from "./filters.js";
@@ -111,24 +113,26 @@ export class QueryService {
     vector.catch(() => undefined); // awaited by the retrievers; this only marks it handled meanwhile
     const depth = Math.max(50, input.maxResults * 5);
     const restrictive = Object.keys(filters.metadata).length > 0 || Object.keys(filters.additional).length > 0 || principals !== null;
-    const visibleFor = (corpus: Corpus) =>
-      visibleItem(this.store.backend, "i", {
-        databaseId: database.id,
-        collection: collections[0]!,
-        collections,
-        corpora: [corpus],
-        ids: null,
-        metadata: filters.metadata,
-        additional: filters.additional,
-        sourceFields: {},
-        principals,
-        now: this.now(),
-        excludeConnectorItems: !input.queryApps,
-      });
+    const visibleFor = (corpus: Corpus): Visibility => ({
+      orgId: database.org_id,
+      databaseId: database.id,
+      collection: collections[0]!,
+      collections,
+      corpora: [corpus],
+      ids: null,
+      metadata: filters.metadata,
+      additional: filters.additional,
+      sourceFields: {},
+      principals,
+      now: this.now(),
+      excludeConnectorItems: !input.queryApps,
+    });
+    const chunks = this.chunks;
 
     const perCorpus = await Promise.all(
       corpora.map(async (corpus) => {
         const base = {
+          orgId: database.org_id,
           databaseId: database.id,
           corpus,
           collections,
@@ -147,7 +151,7 @@ export class QueryService {
         // chit-chat and measured no gain on LoCoMo, so it expands knowledge queries only
         if (input.mode === "thinking" && input.queryBy === "hybrid" && corpus === "knowledge" && fused.length > 0) {
           const top = await hydrate(
-            this.store,
+            chunks,
             fused.slice(0, 5).map((f) => f.chunkKey),
             base.visible,
           );
@@ -159,7 +163,8 @@ export class QueryService {
         }
         for (let hop = 0; hop < NEIGHBOUR_HOPS[input.mode] && input.queryBy === "hybrid" && fused.length > 0; hop++) {
           const neighbours = await neighbourChunks(
-            this.store,
+            chunks,
+            tenancyOf(database),
             fused.slice(0, NEIGHBOUR_SEEDS).map((f) => f.chunkKey),
           );
           fused = spreadToNeighbours(fused, neighbours, NEIGHBOUR_WEIGHT[input.mode]);
@@ -169,7 +174,7 @@ export class QueryService {
     );
     const merged: Fused[] = perCorpus.flatMap((p) => p.fused).sort((a, b) => b.score - a.score);
     const candidates = merged.slice(0, input.maxResults * 3);
-    const hydrated = await hydrateAll(this.store, candidates, corpora, visibleFor);
+    const hydrated = await hydrateAll(chunks, candidates, corpora, visibleFor);
     let scored: Scored[] = candidates.flatMap((c) => {
       const h = hydrated.get(c.chunkKey);
       return h ? [{ h, score: this.withRecency(c.score * (input.queryBy === "hybrid" ? speakerBoost(h, input.query) : 1), h, input.recencyBias) }] : [];
@@ -213,7 +218,8 @@ export class QueryService {
 
   /** The visible items of `corpus` among `sourceIds` (ACL, expiry, query_apps), as internal and public ids. */
   private async visibleSources(scope: ExtrasScope, corpus: Corpus, sourceIds: readonly string[]): Promise<Array<{ id: string; source_id: string }>> {
-    const visible = visibleItem(this.store.backend, "i", {
+    return this.chunks.visibleSources({
+      orgId: scope.orgId,
       databaseId: scope.databaseId,
       collection: scope.collections[0]!,
       collections: scope.collections,
@@ -226,7 +232,10 @@ export class QueryService {
       now: this.now(),
       excludeConnectorItems: scope.excludeConnectorItems,
     });
-    return this.store.reader.selectFrom("context_items as i").select(["i.id", "i.source_id"]).where(visible).execute();
+  }
+
+  private get chunks(): ChunkStore {
+    return new ChunkStore(this.store.reader, this.store.backend);
   }
 
   /** Chunks of items named in the results' `relations.ids`, never crossing knowledge and memory. */
@@ -245,7 +254,7 @@ export class QueryService {
     for (const [corpus, ids] of wanted) {
       const rows = await this.visibleSources(scope, corpus as Corpus, [...ids]);
       const itemIds = rows.map((r) => r.id).filter((id) => !present.has(id));
-      for (const h of await chunksOfItems(this.store, itemIds, 3)) out[h.chunk.chunk_uuid] = chunkView(h, 0);
+      for (const h of await chunksOfItems(this.chunks, scope, itemIds, 3)) out[h.chunk.chunk_uuid] = chunkView(h, 0);
     }
     return out;
   }
@@ -264,7 +273,7 @@ export class QueryService {
       if (related.length === 0) continue;
       const rows = await this.visibleSources(scope, corpus, related);
       const itemIds = rows.filter((r) => !present.has(r.id) && !present.has(r.source_id)).map((r) => r.id);
-      for (const h of await chunksOfItems(this.store, itemIds, 1)) out[h.chunk.chunk_uuid] = chunkView(h, 0);
+      for (const h of await chunksOfItems(this.chunks, scope, itemIds, 1)) out[h.chunk.chunk_uuid] = chunkView(h, 0);
     }
     return out;
   }
@@ -290,10 +299,10 @@ export class QueryService {
 }
 
 async function hydrateAll(
-  store: Store,
+  store: ChunkStore,
   candidates: readonly Fused[],
   corpora: readonly Corpus[],
-  visibleFor: (c: Corpus) => ReturnType<typeof visibleItem>,
+  visibleFor: (c: Corpus) => Visibility,
 ): Promise<Map<number, Hydrated>> {
   const out = new Map<number, Hydrated>();
   for (const corpus of corpora) {

@@ -1,12 +1,8 @@
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
 import { InvertedIndex } from "../../engines/bm25/inverted-index.js";
+import { TermStore, type TermScope } from "./term-store.js";
 
-export interface TermScope {
-  readonly databaseId: string;
-  readonly corpus: Corpus;
-  readonly collection: string;
-}
+export type { TermScope };
 
 interface Entry {
   readonly index: InvertedIndex;
@@ -54,7 +50,7 @@ export class TermIndexes {
 
   /** The scope's index, current as of this call (additions) or of the last reconcile (removals). */
   async get(scope: TermScope): Promise<InvertedIndex> {
-    const name = `${scope.databaseId}\u0000${scope.corpus}\u0000${scope.collection}`;
+    const name = `${scope.orgId}\u0000${scope.databaseId}\u0000${scope.corpus}\u0000${scope.collection}`;
     let entry = this.entries.get(name);
     if (entry === undefined) {
       const created: Entry = { index: new InvertedIndex(), sync: Promise.resolve(), seen: [], lastReconcile: this.now(), reconciling: false, lastUse: 0 };
@@ -75,7 +71,7 @@ export class TermIndexes {
 
   private async load(scope: TermScope, entry: Entry): Promise<void> {
     const keys = await this.chunksAfter(scope, -1);
-    await this.addChunks(entry, keys);
+    await this.addChunks(scope, entry, keys);
   }
 
   private async catchUp(scope: TermScope, entry: Entry): Promise<void> {
@@ -83,26 +79,21 @@ export class TermIndexes {
     const cutoff = this.now() - (this.store.backend === "postgres" ? CATCH_UP_WINDOW_MS : 0);
     while (entry.seen.length > 1 && entry.seen[1]!.at <= cutoff) entry.seen.shift();
     const fresh = (await this.chunksAfter(scope, entry.seen[0]?.key ?? -1)).filter((c) => !entry.index.has(c.key));
-    await this.addChunks(entry, fresh);
+    await this.addChunks(scope, entry, fresh);
   }
 
   /** Adds what the store has and the index misses, removes what the index has and the store lost. */
   private async reconcile(scope: TermScope, entry: Entry): Promise<void> {
     entry.reconciling = true;
     try {
-      const row = await this.store.reader
-        .selectFrom("context_chunks")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("database_id", "=", scope.databaseId)
-        .where("corpus", "=", scope.corpus)
-        .where("collection", "=", scope.collection)
-        .executeTakeFirst();
-      if (Number(row?.n ?? 0) !== entry.index.docCount) {
+      const stored = await this.stored.countChunks(scope);
+      if (stored !== entry.index.docCount) {
         entry.sync = entry.sync.then(async () => {
           const stored = await this.chunksAfter(scope, -1);
           const present = new Set(stored.map((c) => c.key));
           for (const key of entry.index.chunkKeys()) if (!present.has(key)) entry.index.remove(key);
           await this.addChunks(
+            scope,
             entry,
             stored.filter((c) => !entry.index.has(c.key)),
           );
@@ -118,36 +109,25 @@ export class TermIndexes {
   }
 
   private async chunksAfter(scope: TermScope, after: number): Promise<Array<{ key: number; length: number }>> {
-    const rows = await this.store.reader
-      .selectFrom("context_chunks")
-      .select(["chunk_key", "term_count"])
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection)
-      .where("chunk_key", ">", after)
-      .orderBy("chunk_key")
-      .execute();
-    return rows.map((r) => ({ key: Number(r.chunk_key), length: Number(r.term_count) }));
+    return this.stored.chunksAfter(scope, after);
   }
 
-  private async addChunks(entry: Entry, chunks: ReadonlyArray<{ key: number; length: number }>): Promise<void> {
+  private get stored(): TermStore {
+    return new TermStore(this.store.reader);
+  }
+
+  private async addChunks(scope: TermScope, entry: Entry, chunks: ReadonlyArray<{ key: number; length: number }>): Promise<void> {
     for (let i = 0; i < chunks.length; i += KEY_BATCH) {
       const batch = chunks.slice(i, i + KEY_BATCH);
-      const rows = await this.store.reader
-        .selectFrom("context_terms")
-        .select(["chunk_key", "term", "tf"])
-        .where(
-          "chunk_key",
-          "in",
-          batch.map((c) => c.key),
-        )
-        .execute();
+      const rows = await this.stored.postings(
+        scope,
+        batch.map((c) => c.key),
+      );
       const terms = new Map<number, Array<[string, number]>>();
       for (const r of rows) {
-        const key = Number(r.chunk_key);
-        let list = terms.get(key);
-        if (list === undefined) terms.set(key, (list = []));
-        list.push([r.term, Number(r.tf)]);
+        let list = terms.get(r.key);
+        if (list === undefined) terms.set(r.key, (list = []));
+        list.push([r.term, r.tf]);
       }
       for (const c of batch) entry.index.add(c.key, c.length, terms.get(c.key) ?? []);
     }

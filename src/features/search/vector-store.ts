@@ -3,10 +3,12 @@ import { accessSync, constants, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import type { Executor, Store } from "../../platform/store/db.js";
-import type { Corpus } from "../../platform/store/schema.js";
+import type { Corpus } from "../items/item-types.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
 import { UsearchIndex } from "../../engines/vector-index/index.js";
 
-export interface VectorScope {
+/** One collection's corpus of a database of an organization (one in-process index on SQLite). */
+export interface VectorScope extends OrgTenancy {
   readonly databaseId: string;
   readonly corpus: Corpus;
   readonly collection: string;
@@ -54,20 +56,17 @@ export class VectorStore {
   }
 
   /** Inserts vectors in `tx`; `prepare(dims)` must have run before the transaction opened. */
-  async insert(tx: Executor, orgId: string, scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
-    await this.insertMany(tx, [{ orgId, scope, keys, vectors }]);
+  async insert(tx: Executor, scope: VectorScope, keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
+    await this.insertMany(tx, [{ scope, keys, vectors }]);
   }
 
   /** Inserts the vectors of several scopes in multi-row statements (see `insert`). */
-  async insertMany(
-    tx: Executor,
-    entries: ReadonlyArray<{ orgId: string; scope: VectorScope; keys: readonly number[]; vectors: readonly Float32Array[] }>,
-  ): Promise<void> {
+  async insertMany(tx: Executor, entries: ReadonlyArray<{ scope: VectorScope; keys: readonly number[]; vectors: readonly Float32Array[] }>): Promise<void> {
     const pg = this.store.backend === "postgres";
-    const rows = entries.flatMap(({ orgId, scope, keys, vectors }) =>
+    const rows = entries.flatMap(({ scope, keys, vectors }) =>
       keys.map((key, i) => ({
         chunk_key: key,
-        org_id: orgId,
+        org_id: scope.orgId,
         database_id: scope.databaseId,
         corpus: scope.corpus,
         collection: scope.collection,
@@ -113,19 +112,20 @@ export class VectorStore {
       const rows = await sql<{ chunk_key: number; distance: number }>`
         SELECT chunk_key, (embedding::vector(${sql.raw(String(d))})) <=> ${toPgVector(query)}::vector(${sql.raw(String(d))}) AS distance
         FROM context_vectors
-        WHERE dims = ${d} AND database_id = ${scope.databaseId} AND corpus = ${scope.corpus} AND collection = ${scope.collection}
+        WHERE dims = ${d} AND org_id = ${scope.orgId} AND database_id = ${scope.databaseId} AND corpus = ${scope.corpus} AND collection = ${scope.collection}
         ORDER BY distance LIMIT ${k}`.execute(tx);
       return rows.rows.map((r) => ({ chunkKey: Number(r.chunk_key), score: 1 - Number(r.distance) }));
     });
   }
 
   /** Exact similarity of the query to the given chunks (small filtered candidate sets). */
-  async scoreAmong(query: Float32Array, chunkKeys: readonly number[]): Promise<VectorHit[]> {
+  async scoreAmong(org: OrgTenancy, query: Float32Array, chunkKeys: readonly number[]): Promise<VectorHit[]> {
     const hits: VectorHit[] = [];
     for (let i = 0; i < chunkKeys.length; i += 1000) {
       const rows = await this.store.db
         .selectFrom("context_vectors")
         .select(["chunk_key", "embedding"])
+        .where("org_id", "=", org.orgId)
         .where("chunk_key", "in", chunkKeys.slice(i, i + 1000))
         .execute();
       for (const r of rows) {
@@ -141,8 +141,15 @@ export class VectorStore {
    * answer, and PostgreSQL has the pgvector extension, or SQLite's index directory is writable
    * (a collection's index loads from there, or is rebuilt from the rows, on first use).
    */
-  async ready(databaseId: string, corpus: Corpus): Promise<boolean> {
-    await this.store.db.selectFrom("context_vectors").select("chunk_key").where("database_id", "=", databaseId).where("corpus", "=", corpus).limit(1).execute();
+  async ready(database: { readonly org_id: string; readonly id: string }, corpus: Corpus): Promise<boolean> {
+    await this.store.db
+      .selectFrom("context_vectors")
+      .select("chunk_key")
+      .where("org_id", "=", database.org_id)
+      .where("database_id", "=", database.id)
+      .where("corpus", "=", corpus)
+      .limit(1)
+      .execute();
     if (this.store.backend === "postgres") {
       const ext = await sql<{ extname: string }>`SELECT extname FROM pg_extension WHERE extname = 'vector'`.execute(this.store.db);
       return ext.rows.length === 1;
@@ -206,6 +213,7 @@ export class VectorStore {
     const count = await this.store.db
       .selectFrom("context_vectors")
       .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("org_id", "=", scope.orgId)
       .where("database_id", "=", scope.databaseId)
       .where("corpus", "=", scope.corpus)
       .where("collection", "=", scope.collection)
@@ -230,6 +238,7 @@ export class VectorStore {
       const rows = await this.store.db
         .selectFrom("context_vectors")
         .select(["chunk_key", "embedding", "dims"])
+        .where("org_id", "=", scope.orgId)
         .where("database_id", "=", scope.databaseId)
         .where("corpus", "=", scope.corpus)
         .where("collection", "=", scope.collection)

@@ -6,15 +6,16 @@ import { ingestRequestOf, withIngestBody } from "../ingestion/routes.js";
 import { IngestBody } from "../ingestion/schemas.js";
 import type { IngestService } from "../ingestion/service.js";
 import type { UploadLimits } from "../ingestion/multipart-upload.js";
-import { idList, lookupStatuses } from "../items/status-routes.js";
+import { idList } from "../items/status-routes.js";
+import type { StatusService } from "../items/status-service.js";
+import { resolveDatabase } from "../databases/tenancy.js";
 import type { DatabaseService } from "../databases/service.js";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { App } from "../../platform/http/app-type.js";
 import { resolveScope } from "../../platform/http/aliases.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf, requirePrincipal } from "../../platform/http/auth.js";
 import { splitMetadataFilters } from "../search/filters.js";
 import type { QueryInput, QueryService } from "../search/service.js";
-import type { Store } from "../../platform/store/db.js";
 import { AddMemoryBody, DeleteKnowledgeBody, DeleteMemoryBody, VerifyProcessingBody } from "./schemas.js";
 
 /** v1 routes answer plain objects and `{detail: ...}` errors, and speak tenant_id / sub_tenant_id. */
@@ -73,7 +74,7 @@ function recallInput(req: FastifyRequest, body: Recall, orgId: string, type: "kn
 }
 
 export interface LegacyDeps {
-  store: Store;
+  statuses: StatusService;
   databases: DatabaseService;
   ingest: IngestService;
   query: QueryService;
@@ -84,34 +85,38 @@ export interface LegacyDeps {
 /** The v1 endpoints, mapped onto the same services as the v2 routes. */
 export function registerLegacyV1Routes(app: App, d: LegacyDeps): void {
   app.post("/ingestion/upload_knowledge", { config, schema: { tags, body: IngestBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const result = await withIngestBody(req, d.uploads, async (raw) => d.ingest.ingest(ingestRequestOf(req, raw, orgId, "knowledge")));
+    const org = orgTenancyOf(req);
+    const result = await withIngestBody(req, d.uploads, async (raw) => {
+      const parsed = ingestRequestOf(req, raw, "knowledge");
+      return d.ingest.ingestInto(await resolveDatabase(d.databases, org, parsed.database), parsed);
+    });
     return reply.code(202).send(result);
   });
 
   app.post("/memories/add_memory", { config, schema: { tags, body: AddMemoryBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     if (!isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
-    return reply.code(202).send(await d.ingest.ingest(ingestRequestOf(req, { fields: req.body, files: [] }, orgId, "memory")));
+    const parsed = ingestRequestOf(req, { fields: req.body, files: [] }, "memory");
+    return reply.code(202).send(await d.ingest.ingestInto(await resolveDatabase(d.databases, org, parsed.database), parsed));
   });
 
   app.post("/ingestion/verify_processing", { config, schema: { tags, body: VerifyProcessingBody } }, async (req) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
     const { database, collection } = scope(req, source);
     const raw = source.file_ids ?? source.ids ?? source.source_ids;
     const ids = idList(Array.isArray(raw) ? raw.map(String) : typeof raw === "string" ? raw : undefined);
     if (ids.length === 0) throw invalidInput("'file_ids' is required");
-    const row = await d.databases.get(orgId, database);
-    return { success: true, message: "ok", statuses: await lookupStatuses(d.store, row, collection, ids) };
+    const target = await resolveDatabase(d.databases, org, database, collection);
+    return { success: true, message: "ok", statuses: await d.statuses.lookup(target, ids) };
   });
 
   const remove = async (req: FastifyRequest, corpus: "knowledge" | "memory", ids: string[]) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
     const { database, collection } = scope(req, source);
     if (ids.length === 0) throw invalidInput("no ids to delete");
-    const results = await d.edit.delete({ orgId, database, collection, corpus }, ids);
+    const results = await d.edit.deleteIn(await resolveDatabase(d.databases, org, database, collection), corpus, ids);
     const deleted = results.filter((r) => r.deleted).length;
     return { success: deleted > 0, message: `${deleted} of ${results.length} item(s) deleted`, results, deleted_count: deleted };
   };

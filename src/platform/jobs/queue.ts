@@ -1,9 +1,8 @@
-import { sql, type UpdateObject } from "kysely";
 import type { Executor, Store } from "../store/db.js";
-import type { JobsTable, Schema } from "../store/schema.js";
 import { newId } from "../util/ids.js";
 import { backoffDelay } from "./backoff.js";
 import { JOB_CATALOG, JOB_KINDS, type JobKind, type JobPayload, isJobKind } from "./catalog.js";
+import { JobStore, type JobChange, type JobRow } from "./job-store.js";
 
 export interface ClaimedJob {
   readonly id: string;
@@ -80,11 +79,7 @@ export class JobQueue {
       updated_at: at,
       completed_at: null,
     }));
-    await (options.executor ?? this.store.db)
-      .insertInto("jobs")
-      .values(rows)
-      .onConflict((oc) => oc.column("dedupe_key").where("dedupe_key", "is not", null).doNothing())
-      .execute();
+    await this.jobs(options.executor).insertMany(rows);
     return rows.map((r) => r.id);
   }
 
@@ -92,19 +87,9 @@ export class JobQueue {
   async claim(workerId: string, limit: number, leaseMs: number, kinds?: readonly JobKind[]): Promise<ClaimedJob[]> {
     const at = this.now();
     const owner = `${workerId}:${newId()}`;
-    const kindFilter = kinds && kinds.length > 0 ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`))})` : sql``;
-    const lock = this.store.backend === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-    const result = await sql<JobsTable>`
-      UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${at + leaseMs},
-        attempts = attempts + 1, updated_at = ${at}
-      WHERE id IN (
-        SELECT id FROM jobs
-        WHERE ((status = 'queued' AND run_at <= ${at}) OR (status = 'running' AND lease_expires_at < ${at}))
-        ${kindFilter}
-        ORDER BY run_at LIMIT ${limit} ${lock})
-      RETURNING *`.execute(this.store.db);
+    const rows = await this.jobs().claim(owner, at, leaseMs, limit, kinds);
     const claimed: ClaimedJob[] = [];
-    for (const row of result.rows) {
+    for (const row of rows) {
       const attempts = Number(row.attempts);
       if (!isJobKind(row.kind) || attempts > Number(row.max_attempts)) {
         // Unknown kinds (from a newer deployment) and jobs whose workers kept dying are dead-lettered.
@@ -124,15 +109,7 @@ export class JobQueue {
   }
 
   async extendLease(job: ClaimedJob, leaseMs: number): Promise<boolean> {
-    const at = this.now();
-    const res = await this.store.db
-      .updateTable("jobs")
-      .set({ lease_expires_at: at + leaseMs, updated_at: at })
-      .where("id", "=", job.id)
-      .where("lease_owner", "=", job.leaseOwner)
-      .where("status", "=", "running")
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+    return this.jobs().extendLease(job, this.now(), leaseMs);
   }
 
   /** Marks the job completed; false when the lease was lost (someone else owns it now). */
@@ -168,7 +145,7 @@ export class JobQueue {
     const at = this.now();
     const released = await this.fenced([job], {
       status: "queued",
-      attempts: sql<number>`attempts - 1`,
+      attempts: JobStore.attemptGivenBack,
       run_at: at,
       lease_owner: null,
       lease_expires_at: null,
@@ -177,8 +154,18 @@ export class JobQueue {
     return released.size > 0;
   }
 
-  async get(id: string): Promise<JobsTable | undefined> {
-    return this.store.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+  async get(id: string): Promise<JobRow | undefined> {
+    return this.jobs().get(id);
+  }
+
+  /** The job holding this dedupe key, if any (reconcile looks a pipeline job up by it). */
+  async findByDedupeKey(key: string): Promise<Pick<JobRow, "status" | "last_error"> | undefined> {
+    return this.jobs().findByDedupeKey(key);
+  }
+
+  /** run_at of the oldest queued job already due (readiness). */
+  async oldestDueRunAt(): Promise<number | undefined> {
+    return this.jobs().oldestDueRunAt(this.now());
   }
 
   /** Enqueues this interval's run of every recurring job; the dedupe key makes it once per slot. */
@@ -194,12 +181,7 @@ export class JobQueue {
 
   /** Deletes finished jobs older than the horizon; dead jobs are kept for inspection. */
   async prune(olderThanMs: number): Promise<number> {
-    const res = await this.store.db
-      .deleteFrom("jobs")
-      .where("status", "=", "completed")
-      .where("completed_at", "<", this.now() - olderThanMs)
-      .executeTakeFirst();
-    return Number(res.numDeletedRows);
+    return this.jobs().deleteCompletedBefore(this.now() - olderThanMs);
   }
 
   private async markDead(job: Pick<ClaimedJob, "id" | "leaseOwner">, error: string): Promise<boolean> {
@@ -212,19 +194,11 @@ export class JobQueue {
    * Every state change after the claim: applies `set` to those of the jobs still running under
    * the lease they were claimed with; returns their ids.
    */
-  private async fenced(
-    jobs: ReadonlyArray<Pick<ClaimedJob, "id" | "leaseOwner">>,
-    set: UpdateObject<Schema, "jobs">,
-    executor?: Executor,
-  ): Promise<Set<string>> {
-    if (jobs.length === 0) return new Set();
-    const rows = await (executor ?? this.store.db)
-      .updateTable("jobs")
-      .set(set)
-      .where((eb) => eb.or(jobs.map((j) => eb.and([eb("id", "=", j.id), eb("lease_owner", "=", j.leaseOwner)]))))
-      .where("status", "=", "running")
-      .returning("id")
-      .execute();
-    return new Set(rows.map((r) => r.id));
+  private async fenced(jobs: ReadonlyArray<Pick<ClaimedJob, "id" | "leaseOwner">>, set: JobChange, executor?: Executor): Promise<Set<string>> {
+    return this.jobs(executor).updateLeased(jobs, set);
+  }
+
+  private jobs(executor?: Executor): JobStore {
+    return new JobStore(executor ?? this.store.db, this.store.backend);
   }
 }

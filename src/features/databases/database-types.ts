@@ -1,0 +1,3 @@
+export type DatabaseStatus = "provisioning" | "ready" | "failed" | "deleting";
+
+export type DatabaseKind = "context" | "graph";

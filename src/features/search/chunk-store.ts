@@ -1,0 +1,155 @@
+import { sql } from "kysely";
+import type { Backend, Executor } from "../../platform/store/db.js";
+import type { Corpus } from "../items/item-types.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
+import type { Visibility } from "../items/item-visibility.js";
+import type { ChunkRow, ItemRow } from "../items/store.js";
+import { visibleItem } from "../items/visibility-store.js";
+
+/**
+ * The reads of the query path over chunks and their items: hydration, visibility checks,
+ * neighbouring chunks, phrase candidates. Every read is scoped by the organization; chunk keys
+ * are global, so a key of another organization finds nothing. Latency-critical: key lookups
+ * rather than joins where the planner could otherwise walk a scope's items.
+ */
+export class ChunkStore {
+  constructor(
+    private readonly db: Executor,
+    private readonly backend: Backend,
+  ) {}
+
+  async chunksByKeys(org: OrgTenancy, chunkKeys: readonly number[]): Promise<ChunkRow[]> {
+    const rows = await this.db
+      .selectFrom("context_chunks")
+      .selectAll()
+      .where("org_id", "=", org.orgId)
+      .where("chunk_key", "in", [...chunkKeys])
+      .execute();
+    return rows.map((c) => ({ ...c, chunk_key: Number(c.chunk_key) }));
+  }
+
+  /** The item of each of the chunks. */
+  async itemIdsOfChunks(org: OrgTenancy, chunkKeys: readonly number[]): Promise<Array<{ chunkKey: number; itemId: string }>> {
+    const rows = await this.db
+      .selectFrom("context_chunks")
+      .select(["chunk_key", "item_id"])
+      .where("org_id", "=", org.orgId)
+      .where("chunk_key", "in", [...chunkKeys])
+      .execute();
+    return rows.map((r) => ({ chunkKey: Number(r.chunk_key), itemId: r.item_id }));
+  }
+
+  /** Those of the items (by internal id) the visibility admits. */
+  async visibleItems(v: Visibility, ids: readonly string[]): Promise<ItemRow[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    // MATERIALIZED: the candidates by primary key first, then the predicate on those few rows.
+    const rows = await sql<ItemRow>`
+      WITH candidates AS MATERIALIZED (SELECT * FROM context_items WHERE org_id = ${v.orgId} AND id IN (${sql.join(unique)}))
+      SELECT i.* FROM candidates i WHERE ${visibleItem(this.backend, "i", v)}`.execute(this.db);
+    return rows.rows;
+  }
+
+  /** Up to `limit` keys of the visible chunks of one corpus of the database. */
+  async visibleChunkKeys(v: Visibility, corpus: Corpus, limit: number): Promise<number[]> {
+    const rows = await sql<{ chunk_key: number }>`
+      SELECT c.chunk_key AS chunk_key FROM context_chunks c JOIN context_items i ON i.id = c.item_id
+      WHERE c.org_id = ${v.orgId} AND c.database_id = ${v.databaseId} AND c.corpus = ${corpus} AND ${visibleItem(this.backend, "i", v)}
+      LIMIT ${limit}`.execute(this.db);
+    return rows.rows.map((r) => Number(r.chunk_key));
+  }
+
+  /** Internal and public ids of the visible items (the visibility names their public ids). */
+  async visibleSources(v: Visibility): Promise<Array<{ id: string; source_id: string }>> {
+    return this.db
+      .selectFrom("context_items as i")
+      .select(["i.id", "i.source_id"])
+      .where(visibleItem(this.backend, "i", v))
+      .execute();
+  }
+
+  async contents(org: OrgTenancy, chunkKeys: readonly number[]): Promise<Array<{ chunkKey: number; content: string }>> {
+    const rows = await this.db
+      .selectFrom("context_chunks")
+      .select(["chunk_key", "content"])
+      .where("org_id", "=", org.orgId)
+      .where("chunk_key", "in", [...chunkKeys])
+      .execute();
+    return rows.map((r) => ({ chunkKey: Number(r.chunk_key), content: r.content }));
+  }
+
+  async itemsByIds(org: OrgTenancy, ids: readonly string[]): Promise<ItemRow[]> {
+    return this.db
+      .selectFrom("context_items")
+      .selectAll()
+      .where("org_id", "=", org.orgId)
+      .where("id", "in", [...ids])
+      .execute();
+  }
+
+  /** The chunks of the items, in position order. */
+  async chunksOfItems(org: OrgTenancy, itemIds: readonly string[]): Promise<ChunkRow[]> {
+    const rows = await this.db
+      .selectFrom("context_chunks")
+      .selectAll()
+      .where("org_id", "=", org.orgId)
+      .where("item_id", "in", [...itemIds])
+      .orderBy("position")
+      .execute();
+    return rows.map((c) => ({ ...c, chunk_key: Number(c.chunk_key) }));
+  }
+
+  /** The chunks just before and after each chunk in its item. */
+  async neighboursWithinItem(org: OrgTenancy, chunkKeys: readonly number[]): Promise<Array<{ of: number; key: number }>> {
+    const within = await sql<{ of_key: number; key: number }>`
+      SELECT c.chunk_key AS of_key, n.chunk_key AS key
+      FROM context_chunks c JOIN context_chunks n ON n.item_id = c.item_id AND (n.position = c.position - 1 OR n.position = c.position + 1)
+      WHERE c.org_id = ${org.orgId} AND c.chunk_key IN (${sql.join([...chunkKeys])})`.execute(this.db);
+    return within.rows.map((r) => ({ of: Number(r.of_key), key: Number(r.key) }));
+  }
+
+  /**
+   * For each memory chunk among the keys: the collection's previous and next memory in time
+   * (item_timestamp, then source_id), and whether the chunk is its item's first / last.
+   */
+  async memoryEdges(
+    org: OrgTenancy,
+    chunkKeys: readonly number[],
+  ): Promise<Array<{ of: number; prevId: string | null; nextId: string | null; atStart: boolean; atEnd: boolean }>> {
+    const adjacent = (direction: "prev" | "next") => {
+      const before = direction === "prev";
+      const cmp = before ? sql`<` : sql`>`;
+      const order = before ? sql`DESC` : sql`ASC`;
+      return sql<string | null>`(SELECT p.id FROM context_items p
+        WHERE p.org_id = i.org_id AND p.database_id = i.database_id AND p.corpus = i.corpus AND p.collection = i.collection
+          AND (p.item_timestamp ${cmp} i.item_timestamp OR (p.item_timestamp = i.item_timestamp AND p.source_id ${cmp} i.source_id))
+        ORDER BY p.item_timestamp ${order}, p.source_id ${order} LIMIT 1)`;
+    };
+    const edges = await sql<{ of_key: number; prev_id: string | null; next_id: string | null; at_start: number; at_end: number }>`
+      SELECT c.chunk_key AS of_key, ${adjacent("prev")} AS prev_id, ${adjacent("next")} AS next_id,
+        CASE WHEN c.position = 0 THEN 1 ELSE 0 END AS at_start,
+        CASE WHEN NOT EXISTS (SELECT 1 FROM context_chunks l WHERE l.item_id = c.item_id AND l.position > c.position) THEN 1 ELSE 0 END AS at_end
+      FROM context_chunks c JOIN context_items i ON i.id = c.item_id
+      WHERE c.org_id = ${org.orgId} AND c.chunk_key IN (${sql.join([...chunkKeys])}) AND i.corpus = 'memory' AND i.item_timestamp IS NOT NULL`.execute(this.db);
+    return edges.rows.map((e) => ({
+      of: Number(e.of_key),
+      prevId: e.prev_id,
+      nextId: e.next_id,
+      atStart: Number(e.at_start) === 1,
+      atEnd: Number(e.at_end) === 1,
+    }));
+  }
+
+  /** Chunk keys of the items in item and position order. */
+  async chunkPositions(org: OrgTenancy, itemIds: readonly string[]): Promise<Array<{ chunkKey: number; itemId: string }>> {
+    const rows = await this.db
+      .selectFrom("context_chunks")
+      .select(["chunk_key", "item_id", "position"])
+      .where("org_id", "=", org.orgId)
+      .where("item_id", "in", [...itemIds])
+      .orderBy("item_id")
+      .orderBy("position")
+      .execute();
+    return rows.map((r) => ({ chunkKey: Number(r.chunk_key), itemId: r.item_id }));
+  }
+}

@@ -1,0 +1,78 @@
+import type { Executor } from "../../platform/store/db.js";
+import type { Corpus } from "../items/item-types.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
+
+/** One BM25 index: a collection's corpus in one database of one organization. */
+export interface TermScope extends OrgTenancy {
+  readonly databaseId: string;
+  readonly corpus: Corpus;
+  readonly collection: string;
+}
+
+/** The stored postings the in-process BM25 indexes are built from (term-indexes.ts). */
+export class TermStore {
+  constructor(private readonly db: Executor) {}
+
+  async countChunks(scope: TermScope): Promise<number> {
+    const row = await this.db
+      .selectFrom("context_chunks")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("org_id", "=", scope.orgId)
+      .where("database_id", "=", scope.databaseId)
+      .where("corpus", "=", scope.corpus)
+      .where("collection", "=", scope.collection)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The scope's chunks with a key above `after`, in key order, with their lengths in terms. */
+  async chunksAfter(scope: TermScope, after: number): Promise<Array<{ key: number; length: number }>> {
+    const rows = await this.db
+      .selectFrom("context_chunks")
+      .select(["chunk_key", "term_count"])
+      .where("org_id", "=", scope.orgId)
+      .where("database_id", "=", scope.databaseId)
+      .where("corpus", "=", scope.corpus)
+      .where("collection", "=", scope.collection)
+      .where("chunk_key", ">", after)
+      .orderBy("chunk_key")
+      .execute();
+    return rows.map((r) => ({ key: Number(r.chunk_key), length: Number(r.term_count) }));
+  }
+
+  /** The postings of the chunks. */
+  async postings(org: OrgTenancy, chunkKeys: readonly number[]): Promise<Array<{ key: number; term: string; tf: number }>> {
+    const rows = await this.db
+      .selectFrom("context_terms")
+      .select(["chunk_key", "term", "tf"])
+      .where("org_id", "=", org.orgId)
+      .where("chunk_key", "in", [...chunkKeys])
+      .execute();
+    return rows.map((r) => ({ key: Number(r.chunk_key), term: r.term, tf: Number(r.tf) }));
+  }
+
+  /**
+   * Every scope that has chunks, with its highest chunk key, most recently written first.
+   * Spans organizations on purpose: the start-up warm-up loads whatever indexes exist.
+   */
+  async scopesAcrossOrganizations(): Promise<Array<{ scope: TermScope; lastKey: number }>> {
+    const rows = await this.db
+      .selectFrom("context_chunks")
+      .select(["org_id", "database_id", "corpus", "collection", (eb) => eb.fn.max("chunk_key").as("last")])
+      .groupBy(["org_id", "database_id", "corpus", "collection"])
+      .orderBy("last", "desc")
+      .execute();
+    return rows.map((r) => ({ scope: { orgId: r.org_id, databaseId: r.database_id, corpus: r.corpus, collection: r.collection }, lastKey: Number(r.last) }));
+  }
+
+  /** The vector size of a chunk of the scope, or undefined when it has no vector. */
+  async vectorDims(scope: TermScope, chunkKey: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom("context_vectors")
+      .select("dims")
+      .where("org_id", "=", scope.orgId)
+      .where("chunk_key", "=", chunkKey)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.dims);
+  }
+}

@@ -1,0 +1,125 @@
+import { sql, type UpdateObject } from "kysely";
+import type { Backend, Executor } from "../store/db.js";
+import type { Schema } from "../store/schema.js";
+
+export type JobStatus = "queued" | "running" | "completed" | "dead";
+
+/** A row of `jobs`: a platform table, not a tenant one (a payload names the rows it works on). */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_at: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  last_error: string | null;
+  dedupe_key: string | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export type JobRow = JobsTable;
+
+/** The fields of a job row a state change may set. */
+export type JobChange = UpdateObject<Schema, "jobs">;
+
+/** A job held under a lease: the fencing pair every state change after the claim checks. */
+export interface LeasedJob {
+  readonly id: string;
+  readonly leaseOwner: string;
+}
+
+/**
+ * The SQL of the job queue (queue.ts keeps the rules: leases, retries, dead-lettering). The jobs
+ * of every organization share this table on purpose: workers claim whatever is due.
+ */
+export class JobStore {
+  constructor(
+    private readonly db: Executor,
+    private readonly backend: Backend,
+  ) {}
+
+  /** Inserts the jobs; one whose dedupe key already exists is skipped. */
+  async insertMany(rows: readonly JobRow[]): Promise<void> {
+    await this.db
+      .insertInto("jobs")
+      .values([...rows])
+      .onConflict((oc) => oc.column("dedupe_key").where("dedupe_key", "is not", null).doNothing())
+      .execute();
+  }
+
+  /** Leases up to `limit` runnable jobs (due, or with an expired lease) to `owner`, counting an attempt. */
+  async claim(owner: string, at: number, leaseMs: number, limit: number, kinds?: readonly string[]): Promise<JobRow[]> {
+    const kindFilter = kinds && kinds.length > 0 ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`))})` : sql``;
+    const lock = this.backend === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+    const result = await sql<JobRow>`
+      UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${at + leaseMs},
+        attempts = attempts + 1, updated_at = ${at}
+      WHERE id IN (
+        SELECT id FROM jobs
+        WHERE ((status = 'queued' AND run_at <= ${at}) OR (status = 'running' AND lease_expires_at < ${at}))
+        ${kindFilter}
+        ORDER BY run_at LIMIT ${limit} ${lock})
+      RETURNING *`.execute(this.db);
+    return result.rows;
+  }
+
+  async extendLease(job: LeasedJob, at: number, leaseMs: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable("jobs")
+      .set({ lease_expires_at: at + leaseMs, updated_at: at })
+      .where("id", "=", job.id)
+      .where("lease_owner", "=", job.leaseOwner)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** Applies `set` to those of the jobs still running under the lease they were claimed with; returns their ids. */
+  async updateLeased(jobs: readonly LeasedJob[], set: JobChange): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
+    const rows = await this.db
+      .updateTable("jobs")
+      .set(set)
+      .where((eb) => eb.or(jobs.map((j) => eb.and([eb("id", "=", j.id), eb("lease_owner", "=", j.leaseOwner)]))))
+      .where("status", "=", "running")
+      .returning("id")
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** A release gives the attempt back: the SQL expression for it. */
+  static readonly attemptGivenBack = sql<number>`attempts - 1`;
+
+  async get(id: string): Promise<JobRow | undefined> {
+    return this.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** The job holding this dedupe key (one per item generation for pipeline jobs). */
+  async findByDedupeKey(key: string): Promise<Pick<JobRow, "status" | "last_error"> | undefined> {
+    return this.db.selectFrom("jobs").select(["status", "last_error"]).where("dedupe_key", "=", key).executeTakeFirst();
+  }
+
+  /** run_at of the oldest queued job due by `at` (readiness: is anyone draining the queue?). */
+  async oldestDueRunAt(at: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom("jobs")
+      .select("run_at")
+      .where("status", "=", "queued")
+      .where("run_at", "<=", at)
+      .orderBy("run_at")
+      .limit(1)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.run_at);
+  }
+
+  /** Deletes completed jobs finished before `before`; returns how many. */
+  async deleteCompletedBefore(before: number): Promise<number> {
+    const res = await this.db.deleteFrom("jobs").where("status", "=", "completed").where("completed_at", "<", before).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}
