@@ -1,4 +1,5 @@
 import { sql, type UpdateObject } from "kysely";
+import { afterCommit } from "../store/after-commit.js";
 import type { Executor, Store } from "../store/db.js";
 import type { JobsTable, Schema } from "../store/schema.js";
 import { newId } from "../util/ids.js";
@@ -25,13 +26,20 @@ export interface EnqueueOptions {
 
 export type FailOutcome = "retry" | "dead" | "lost";
 
+/** Told the kind of jobs just enqueued (and committed) through this queue. Must not throw. */
+export type EnqueueListener = (kind: JobKind) => void;
+
 /**
  * The durable job queue on the relational store. Jobs are claimed with a lease; a job
  * whose lease expires (its worker died) is claimed again. Every state change after the
  * claim is fenced on (id, lease_owner), so a stale worker can never complete a job that
  * was handed to someone else: completion happens exactly once.
+ * Workers of this process hear of every job enqueued through it once it is committed
+ * (onEnqueued); other processes find it at their next poll.
  */
 export class JobQueue {
+  private readonly listeners = new Set<EnqueueListener>();
+
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
@@ -43,6 +51,16 @@ export class JobQueue {
   get scheduleCheckMs(): number {
     const intervals = JOB_KINDS.map((k) => this.intervalOf(k)).filter((e): e is number => e !== undefined);
     return Math.min(60_000, ...intervals);
+  }
+
+  /**
+   * Calls `listener` after every enqueue through this queue, once the jobs are visible to a
+   * claim: at once, or after the commit of the transaction they were enqueued in (never if it
+   * rolls back). Returns the function that unsubscribes it.
+   */
+  onEnqueued(listener: EnqueueListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   private intervalOf(kind: JobKind): number | undefined {
@@ -80,11 +98,15 @@ export class JobQueue {
       updated_at: at,
       completed_at: null,
     }));
-    await (options.executor ?? this.store.db)
+    const executor = options.executor ?? this.store.db;
+    await executor
       .insertInto("jobs")
       .values(rows)
       .onConflict((oc) => oc.column("dedupe_key").where("dedupe_key", "is not", null).doNothing())
       .execute();
+    afterCommit(executor, () => {
+      for (const listener of this.listeners) listener(kind);
+    });
     return rows.map((r) => r.id);
   }
 
