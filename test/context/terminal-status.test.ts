@@ -68,6 +68,7 @@ describe("a terminal status is never overwritten (fenced on state and generation
         assert.equal((await itemRow("late")).status, "completed", "the graph job completed the item first");
         return t.app.pipeline.endWithError(id, generation, expected, error);
       },
+      [],
       60_000,
     );
     assert.equal(await racing.reconcile(), 0, "nothing ended");

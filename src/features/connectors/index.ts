@@ -23,7 +23,6 @@ export interface ConnectorDeps {
   readonly ingest: IngestService;
   readonly edit: ContextEditService;
   readonly queue: JobQueue;
-  readonly wake: () => void;
 }
 
 /** Wires the connector subsystem from the configuration; called by the composition root. */
@@ -32,7 +31,7 @@ export function createConnectors(config: Config, deps: ConnectorDeps): Connector
   const providers = createProviderRegistry(config.connectorApiUrls);
   return {
     service: new ConnectorService(deps.store, deps.databases, providers, vault),
-    control: new SyncControl(deps.store, deps.queue, deps.wake),
-    engine: new SyncEngine(deps.store, providers, vault, deps.ingest, deps.edit, deps.queue, deps.wake),
+    control: new SyncControl(deps.store, deps.queue),
+    engine: new SyncEngine(deps.store, providers, vault, deps.ingest, deps.edit, deps.queue),
   };
 }

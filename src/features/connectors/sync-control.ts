@@ -21,7 +21,6 @@ export class SyncControl {
   constructor(
     private readonly store: Store,
     private readonly queue: JobQueue,
-    private readonly wake: () => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -44,7 +43,6 @@ export class SyncControl {
       return true;
     });
     if (!claimed) return null;
-    this.wake();
     return runId;
   }
 

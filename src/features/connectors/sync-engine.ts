@@ -45,7 +45,6 @@ export class SyncEngine {
     private readonly ingest: IngestService,
     private readonly edit: ContextEditService,
     private readonly queue: JobQueue,
-    private readonly wake: () => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -314,7 +313,6 @@ export class SyncEngine {
             { executor: tx, runAt: resumeAt, dedupeKey: `connector-sync:${runId}:${at}:${attempt}` },
           );
         });
-        this.wake();
         return;
       }
       case "not_found":

@@ -1,15 +1,12 @@
 import { AppError, databaseExists, databaseNotFound, forbidden, invalidInput } from "../../platform/errors/app-error.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
-import type { Executor, Store } from "../../platform/store/db.js";
+import type { Store } from "../../platform/store/db.js";
 import { isUniqueViolation } from "../../platform/store/errors.js";
 import type { DatabaseKind } from "./database-types.js";
 import { newId } from "../../platform/util/ids.js";
 import { identifierProblem, NAME_MAX_LENGTH, nameProblem } from "../../platform/util/identifiers.js";
 import { mergeSchemaFields, parseMetadataSchema, type SchemaField } from "./metadata-schema.js";
 import { DatabaseStore, type DatabaseRow } from "./store.js";
-
-/** Removes one subsystem's rows and files of a database being deleted. Must be idempotent. */
-export type DatabasePurger = (tx: Executor, database: DatabaseRow) => Promise<void>;
 
 /** Names of collections a subsystem keeps outside the `collections` table (graph collections). */
 export type CollectionLister = (database: DatabaseRow) => Promise<string[]>;
@@ -60,27 +57,16 @@ export const defaultCollectionOf = (row: DatabaseRow): string => row.name;
 
 export class DatabaseService {
   private readonly databases: DatabaseStore;
-  private readonly purgers: DatabasePurger[] = [];
-  private readonly collectionListers: CollectionLister[] = [];
 
   constructor(
     private readonly store: Store,
     private readonly queue: JobQueue,
     private readonly limits: { maxDatabasesPerOrg: number },
+    /** Subsystems whose collections live in their own tables add them to collection listings. */
+    private readonly collectionListers: readonly CollectionLister[] = [],
     private readonly now: () => number = Date.now,
-    private readonly onEnqueue: () => void = () => undefined,
   ) {
     this.databases = new DatabaseStore(store.db);
-  }
-
-  /** Subsystems that own per-database data register how to remove it. */
-  registerPurger(purger: DatabasePurger): void {
-    this.purgers.push(purger);
-  }
-
-  /** Subsystems whose collections live in their own tables add them to collection listings. */
-  registerCollectionLister(lister: CollectionLister): void {
-    this.collectionListers.push(lister);
   }
 
   async create(orgId: string, name: string, rawSchema: unknown, kind: DatabaseKind = "context", opts: NamingOptions = {}): Promise<DatabaseRow> {
@@ -120,7 +106,6 @@ export class DatabaseService {
       }
       throw err;
     }
-    this.onEnqueue();
     return row;
   }
 
@@ -142,7 +127,6 @@ export class DatabaseService {
       await new DatabaseStore(tx).setStatus(row.id, "deleting", this.now());
       await this.queue.enqueue("database.delete", { databaseId: row.id }, { executor: tx });
     });
-    this.onEnqueue();
     return row;
   }
 
@@ -168,20 +152,11 @@ export class DatabaseService {
     return { ...row, metadata_schema: json };
   }
 
-  // ---- job handlers -------------------------------------------------------------------
+  // ---- job handler (database.delete runs DatabasePurge) ---------------------------------
 
   async provision(databaseId: string): Promise<void> {
     const row = await this.databases.getByIdAcrossOrganizations(databaseId);
     if (!row || row.status !== "provisioning") return; // deleted meanwhile, or already done
     await this.databases.setStatus(row.id, "ready", this.now());
-  }
-
-  async purge(databaseId: string): Promise<void> {
-    const row = await this.databases.getByIdAcrossOrganizations(databaseId);
-    if (!row) return;
-    await this.store.transaction(async (tx) => {
-      for (const purge of this.purgers) await purge(tx, row);
-      await new DatabaseStore(tx).deleteRow(row.id);
-    });
   }
 }

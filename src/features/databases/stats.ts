@@ -9,16 +9,11 @@ export type StatsContributor = (database: DatabaseRow) => Promise<Record<string,
  * the legacy `knowledge_collection` / `memory_collection` shape is derived from them.
  */
 export class DatabaseStats {
-  private readonly contributors: StatsContributor[] = [];
-
   constructor(
     private readonly databases: DatabaseStore,
     private readonly dimensions: () => number,
+    private readonly contributors: readonly StatsContributor[],
   ) {}
-
-  register(contributor: StatsContributor): void {
-    this.contributors.push(contributor);
-  }
 
   async of(row: DatabaseRow): Promise<Record<string, unknown>> {
     const counts: Record<string, number> = { collections: (await this.databases.listCollections(row.id)).length };

@@ -1,5 +1,5 @@
 import { MAX_PARAM_DEPTH } from "../../engines/cypher/index.js";
-import type { DatabaseService } from "../databases/service.js";
+import type { CollectionLister, DatabaseService } from "../databases/service.js";
 import type { DatabaseRow } from "../databases/store.js";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { Executor, Store } from "../../platform/store/db.js";
@@ -16,6 +16,12 @@ export function validateCollectionName(name: string): string {
     throw invalidInput(`Invalid collection name '${name}': use 1-64 letters, digits, '_' or '-', starting with a letter or digit`);
   }
   return name;
+}
+
+/** The graph collections of a graph database, for DatabaseService's collection listings. */
+export function graphCollectionLister(store: Store): CollectionLister {
+  const collections = new GraphCollectionStore(store.backend);
+  return (row) => (row.kind === "graph" ? collections.list(store.db, row.id) : Promise.resolve([]));
 }
 
 export interface DeletedDatabase {
@@ -71,8 +77,6 @@ export class GraphAreaService {
     const maxListLength = Math.min(settings.maxListLength, listLengthForHeap(settings.workerMemoryMb));
     this.runner = new GraphQueryRunner(store, this.collections, this.pool, { maxRows, timeoutMs, maxListLength, maxStringLength });
     this.perOrg = new OrgConcurrencyLimit(settings.maxConcurrentPerOrg);
-    databases.registerPurger((tx, row) => this.purge(tx, row));
-    databases.registerCollectionLister((row) => (row.kind === "graph" ? this.collections.list(store.db, row.id) : Promise.resolve([])));
   }
 
   async createDatabase(orgId: string, name: string): Promise<DatabaseRow> {
@@ -114,7 +118,7 @@ export class GraphAreaService {
     const row = await this.databases.get(orgId, database);
     if (row.kind === "graph") {
       const names = await this.collections.list(this.store.db, row.id);
-      // The database's rows go with the database-deletion job (the purger below).
+      // The database's rows go with the database-deletion job (purgeDatabase below).
       await this.databases.delete(orgId, database);
       this.pool.forget(collectionKey(row.id, ""));
       return { database: row.name, deleted: true, deleted_collections: names };
@@ -133,7 +137,8 @@ export class GraphAreaService {
     return this.pool.close();
   }
 
-  private async purge(tx: Executor, row: DatabaseRow): Promise<void> {
+  /** The graph area's part of the `database.delete` job (a DatabasePurger). */
+  async purgeDatabase(tx: Executor, row: DatabaseRow): Promise<void> {
     await this.collections.dropAll(tx, row.id);
     this.pool.forget(collectionKey(row.id, ""));
   }

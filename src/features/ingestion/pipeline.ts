@@ -24,6 +24,25 @@ export interface GraphStage<P> {
 
 type PreparedWrite = (tx: Executor) => Promise<void>;
 
+/** A graph stage as the pipeline runs it: prepare now, write later in the completing transaction. */
+export type PreparingStage = (item: ItemRow, chunkKeys: readonly number[]) => Promise<PreparedWrite>;
+
+/** Adapts a GraphStage, whatever its prepared type, to the pipeline. */
+export function graphStage<P>(stage: GraphStage<P>): PreparingStage {
+  return async (item, chunkKeys) => {
+    const prepared = await stage.prepare(item, chunkKeys);
+    return (tx) => stage.write(tx, item, chunkKeys, prepared);
+  };
+}
+
+/** What other subsystems plug into the pipeline. */
+export interface PipelineStages {
+  /** Run in `ingest.graph`, in this order (graphStage(...)). */
+  readonly graph: readonly PreparingStage[];
+  /** Told of every status change, inside the transaction that writes it (the webhook outbox). */
+  readonly statusListeners: readonly StatusListener[];
+}
+
 /** Schedules the graph jobs of items inside the transaction that makes them searchable. */
 export type GraphScheduler = (tx: Executor, items: readonly ItemRow[]) => Promise<void>;
 
@@ -54,8 +73,8 @@ const scopeOf = (item: ItemRow): VectorScope => ({ orgId: item.org_id, databaseI
  * together take one transaction and a few multi-row statements, not a dozen round trips each.
  */
 export class IngestPipeline {
-  private readonly listeners: StatusListener[] = [];
-  private readonly graphStages: Array<(item: ItemRow, chunkKeys: readonly number[]) => Promise<PreparedWrite>> = [];
+  private readonly listeners: readonly StatusListener[];
+  private readonly graphStages: readonly PreparingStage[];
   /** Database names for status events; a database's name never changes. */
   private readonly databaseNames = new Map<string, string>();
   private readonly loads = new Coalescer<string, ItemRow | undefined>((ids) => new ItemStore(this.store.db).getByIdsAcrossOrganizations(ids));
@@ -69,23 +88,16 @@ export class IngestPipeline {
     private readonly embedder: SharedEmbedder,
     private readonly vectors: VectorStore,
     private readonly scheduleGraph: GraphScheduler,
+    stages: PipelineStages,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.graphStages = stages.graph;
+    this.listeners = stages.statusListeners;
+  }
 
   /** Loads the embedding model now rather than on the first item (benchmarks, eager nodes). */
   async warmUp(texts: string[] = ["warm up"]): Promise<void> {
     await this.embedder.embed(texts);
-  }
-
-  onStatusChange(listener: StatusListener): void {
-    this.listeners.push(listener);
-  }
-
-  addGraphStage<P>(stage: GraphStage<P>): void {
-    this.graphStages.push(async (item, chunkKeys) => {
-      const prepared = await stage.prepare(item, chunkKeys);
-      return (tx) => stage.write(tx, item, chunkKeys, prepared);
-    });
   }
 
   /** The `ingest.item` job: to searchable. */

@@ -75,7 +75,6 @@ export class IngestService {
     private readonly databases: DatabaseService,
     private readonly blobs: BlobStore,
     private readonly vectors: VectorStore,
-    private readonly onEnqueue: () => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -184,7 +183,6 @@ export class IngestService {
       if (req.afterWrite) await req.afterWrite(tx);
     });
     for (const r of replacedKeys) await this.vectors.indexRemoved(r.scope, r.keys);
-    this.onEnqueue();
     const queuedCount = results.filter((r) => r.status === "queued").length;
     const duplicates = results.filter((r) => r.status === "duplicate").length;
     const ok = queuedCount + duplicates;

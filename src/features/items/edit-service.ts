@@ -40,19 +40,14 @@ const parse = (json: string): Record<string, unknown> => JSON.parse(json) as Rec
 
 /** Edits of stored items that need no re-ingestion: metadata merges and deletes. */
 export class ContextEditService {
-  private readonly deleteStages: DeleteStage[] = [];
-
   constructor(
     private readonly store: Store,
     private readonly databases: DatabaseService,
     private readonly blobs: BlobStore,
     private readonly vectors: VectorStore,
+    private readonly deleteStages: readonly DeleteStage[],
     private readonly now: () => number = Date.now,
   ) {}
-
-  addDeleteStage(stage: DeleteStage): void {
-    this.deleteStages.push(stage);
-  }
 
   /**
    * Merges keys onto the item's metadata. `metadata` is aligned with the declared schema like

@@ -12,8 +12,6 @@ export type PurgeStage = (tx: Executor, item: PurgedItem) => Promise<void>;
 
 /** Scheduled upkeep of context items: reconciling lost pipeline jobs and purging expired memories. */
 export class ContextMaintenance {
-  private readonly purgeStages: PurgeStage[] = [];
-
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
@@ -23,14 +21,12 @@ export class ContextMaintenance {
      * only if it is still at this generation and in the state reconcile saw.
      */
     private readonly endWithError: (itemId: string, generation: number, expected: IndexingStatus, error: { code: string; message: string }) => Promise<boolean>,
+    /** Run inside the transaction that deletes an expired item (the graph subsystem plugs in here). */
+    private readonly purgeStages: readonly PurgeStage[],
     /** Non-terminal items untouched for this long are checked for a lost job (RECONCILE_STALE_AFTER_MS). */
     private readonly staleAfterMs: number = 2 * 60_000,
     private readonly now: () => number = Date.now,
   ) {}
-
-  addPurgeStage(stage: PurgeStage): void {
-    this.purgeStages.push(stage);
-  }
 
   /**
    * An item still short of a terminal state whose pipeline job is gone or dead-lettered (its

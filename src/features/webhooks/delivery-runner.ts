@@ -32,7 +32,6 @@ export class DeliveryRunner {
     private readonly secrets: SecretBox,
     private readonly schedule: RetrySchedule,
     private readonly now: () => number = Date.now,
-    private readonly onEnqueue: () => void = () => undefined,
   ) {}
 
   async run(deliveryId: string, attempt: number, signal?: AbortSignal): Promise<void> {
@@ -43,7 +42,6 @@ export class DeliveryRunner {
     // Cut short by a shutdown: record nothing; the worker gives the job back to the queue.
     if (signal?.aborted) throw new Error("delivery interrupted by shutdown");
     const status: WebhookDeliveryStatus = outcome.ok ? "completed" : FINAL_CODES.has(outcome.code) || attempt >= delivery.max_attempts ? "failed" : "pending";
-    let scheduled = false;
     await this.store.transaction(async (tx) => {
       const recorded = await new WebhookStore(tx).recordAttempt(
         deliveryId,
@@ -59,10 +57,8 @@ export class DeliveryRunner {
       if (recorded && status === "pending") {
         const runAt = this.now() + backoffDelay(attempt, this.schedule.baseMs, this.schedule.maxMs);
         await this.queue.enqueue("webhook.deliver", { deliveryId, attempt: attempt + 1 }, { executor: tx, runAt });
-        scheduled = true;
       }
     });
-    if (scheduled) this.onEnqueue();
   }
 
   private async attempt(webhooks: WebhookStore, delivery: DeliveryRow, signal?: AbortSignal): Promise<Outcome> {

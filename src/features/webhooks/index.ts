@@ -20,7 +20,7 @@ export interface Webhooks {
 const MAX_REDIRECTS = 5;
 
 /** Wires the webhook subsystem from the configuration; called by the composition root. */
-export function createWebhooks(config: Config, store: Store, queue: JobQueue, wake: () => void): Webhooks {
+export function createWebhooks(config: Config, store: Store, queue: JobQueue): Webhooks {
   const guard = new TargetGuard(config.webhookAllowPrivateUrls);
   const sender = new HttpSender(guard, { timeoutMs: config.webhookTimeoutMs, maxRedirects: MAX_REDIRECTS });
   const secrets = new SecretBox(config.webhookSecretKey);
@@ -28,7 +28,7 @@ export function createWebhooks(config: Config, store: Store, queue: JobQueue, wa
   const schedule = { baseMs: config.webhookRetryBaseMs, maxMs: config.webhookRetryMaxMs };
   return {
     outbox: new WebhookOutbox(queue, attempts),
-    service: new WebhookService(store, queue, guard, sender, secrets, attempts, Date.now, wake),
-    runner: new DeliveryRunner(store, queue, sender, secrets, schedule, Date.now, wake),
+    service: new WebhookService(store, queue, guard, sender, secrets, attempts),
+    runner: new DeliveryRunner(store, queue, sender, secrets, schedule),
   };
 }

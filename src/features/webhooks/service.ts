@@ -42,7 +42,6 @@ export class WebhookService {
     private readonly secrets: SecretBox,
     private readonly options: { readonly maxAttempts: number },
     private readonly now: () => number = Date.now,
-    private readonly onEnqueue: () => void = () => undefined,
   ) {}
 
   async get(orgId: string): Promise<RegistrationView> {
@@ -117,7 +116,6 @@ export class WebhookService {
       return row !== undefined;
     });
     if (!rearmed) return { queued: false, message: "The delivery is already pending" };
-    this.onEnqueue();
     return { queued: true, message: "Delivery queued" };
   }
 

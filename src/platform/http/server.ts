@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import Fastify from "fastify";
+import Fastify, { type FastifyBaseLogger } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { App } from "./app-type.js";
 import multipart from "@fastify/multipart";
@@ -17,7 +17,8 @@ import { DEPRECATED_SINCE } from "./request-state.js";
 import { ROUTE_DECODED } from "./route-decoded-body.js";
 
 export interface ServerDeps {
-  readonly logLevel: string;
+  /** The application's logger; request logs are its children. */
+  readonly logger: FastifyBaseLogger;
   readonly bodyLimitBytes: number;
   readonly orgs: OrgService;
   readonly limiter: RateLimiter;
@@ -32,7 +33,7 @@ const SUPPORTED_VERSIONS = new Set(["1", "2"]);
  */
 export async function createServer(deps: ServerDeps): Promise<App> {
   const app = Fastify({
-    logger: deps.logLevel === "silent" ? false : { level: deps.logLevel },
+    loggerInstance: deps.logger,
     bodyLimit: deps.bodyLimitBytes,
     genReqId: () => randomUUID(),
     requestIdHeader: false,

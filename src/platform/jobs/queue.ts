@@ -1,3 +1,4 @@
+import { afterCommit } from "../store/after-commit.js";
 import type { Executor, Store } from "../store/db.js";
 import { newId } from "../util/ids.js";
 import { backoffDelay } from "./backoff.js";
@@ -24,13 +25,20 @@ export interface EnqueueOptions {
 
 export type FailOutcome = "retry" | "dead" | "lost";
 
+/** Told the kind of jobs just enqueued (and committed) through this queue. Must not throw. */
+export type EnqueueListener = (kind: JobKind) => void;
+
 /**
  * The durable job queue on the relational store. Jobs are claimed with a lease; a job
  * whose lease expires (its worker died) is claimed again. Every state change after the
  * claim is fenced on (id, lease_owner), so a stale worker can never complete a job that
  * was handed to someone else: completion happens exactly once.
+ * Workers of this process hear of every job enqueued through it once it is committed
+ * (onEnqueued); other processes find it at their next poll.
  */
 export class JobQueue {
+  private readonly listeners = new Set<EnqueueListener>();
+
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
@@ -42,6 +50,16 @@ export class JobQueue {
   get scheduleCheckMs(): number {
     const intervals = JOB_KINDS.map((k) => this.intervalOf(k)).filter((e): e is number => e !== undefined);
     return Math.min(60_000, ...intervals);
+  }
+
+  /**
+   * Calls `listener` after every enqueue through this queue, once the jobs are visible to a
+   * claim: at once, or after the commit of the transaction they were enqueued in (never if it
+   * rolls back). Returns the function that unsubscribes it.
+   */
+  onEnqueued(listener: EnqueueListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   private intervalOf(kind: JobKind): number | undefined {
@@ -80,6 +98,9 @@ export class JobQueue {
       completed_at: null,
     }));
     await this.jobs(options.executor).insertMany(rows);
+    afterCommit(options.executor ?? this.store.db, () => {
+      for (const listener of this.listeners) listener(kind);
+    });
     return rows.map((r) => r.id);
   }
 

@@ -56,9 +56,12 @@ export class JobWorker {
   private stopping = false;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
+  /** A wake came while this worker was not idle (claiming): it claims again instead of resting. */
+  private woken = false;
   private heartbeat: NodeJS.Timeout | null = null;
   /** Jobs that finish together are marked completed in one statement. */
   private readonly completions: Coalescer<ClaimedJob, boolean>;
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly queue: JobQueue,
@@ -69,11 +72,20 @@ export class JobWorker {
       const done = await queue.completeMany(jobs);
       return jobs.map((j) => done.has(j.id));
     });
+    // A job enqueued in this process (once committed) is claimed now rather than at the next poll.
+    this.unsubscribe = queue.onEnqueued((kind) => {
+      if (!options.kinds || options.kinds.includes(kind)) this.wake();
+    });
   }
 
   /** Claiming jobs now: started with a concurrency above 0 and not stopping. */
   get claiming(): boolean {
     return this.loop !== null && !this.stopping;
+  }
+
+  /** Resting until its next poll or a wake: its last claim found nothing it could take. */
+  get resting(): boolean {
+    return this.wakeUp !== null;
   }
 
   /** Jobs running now. */
@@ -87,13 +99,15 @@ export class JobWorker {
     this.loop = this.run();
   }
 
-  /** Poll now instead of at the next tick (a job was just enqueued in this process). */
+  /** Poll now instead of at the next tick (the queue calls it when a job of this worker's kinds is enqueued). */
   wake(): void {
-    this.wakeUp?.();
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true;
   }
 
   async stop(timeoutMs: number): Promise<void> {
     this.stopping = true;
+    this.unsubscribe();
     this.wake();
     await this.loop;
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
@@ -113,6 +127,8 @@ export class JobWorker {
       // On SQLite every query resolves synchronously, so a busy lane would chain promise
       // continuations without end and starve timers and I/O (HTTP requests): yield each round.
       await yieldToEventLoop();
+      // This round's claim sees every job enqueued so far: earlier wakes are answered by it.
+      this.woken = false;
       const slots = this.options.concurrency - this.running.size;
       const free = this.options.gate ? this.options.gate.admit(slots, this.running.size) : slots;
       let claimed: ClaimedJob[] = [];
@@ -133,12 +149,14 @@ export class JobWorker {
   }
 
   private idle(): Promise<void> {
+    if (this.woken) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(finish, this.options.pollMs);
-      function finish(): void {
+      const finish = (): void => {
         clearTimeout(timer);
+        this.wakeUp = null;
         resolve();
-      }
+      };
+      const timer = setTimeout(finish, this.options.pollMs);
       this.wakeUp = finish;
     });
   }

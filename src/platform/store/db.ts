@@ -4,6 +4,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
+import { withCommitCallbacks } from "./after-commit.js";
 import { observedDialect } from "./observed-dialect.js";
 import type { Schema } from "./schema.js";
 import { WriteHealth } from "./write-health.js";
@@ -167,5 +168,5 @@ function openPostgres(url: string, poolSize: number): Store {
 }
 
 export function openStore(options: StoreOptions): Store {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openSqlite(options.dataDir);
+  return withCommitCallbacks(options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openSqlite(options.dataDir));
 }

@@ -1,0 +1,101 @@
+import { createConnectors, type Connectors } from "../features/connectors/index.js";
+import { GraphContextProvider } from "../features/context-graph/index.js";
+import { purgeDatabaseGraph } from "../features/context-graph/graph-writer.js";
+import { RelationsService } from "../features/context-graph/relations-service.js";
+import { SubgraphService } from "../features/context-graph/subgraph-service.js";
+import { DatabasePurge, type DatabasePurger } from "../features/databases/purge.js";
+import { DatabaseStats } from "../features/databases/stats.js";
+import { DatabaseStore } from "../features/databases/store.js";
+import { QueryLog } from "../features/feedback/query-log.js";
+import { FeedbackService } from "../features/feedback/service.js";
+import { GraphAreaService } from "../features/graph-collections/service.js";
+import { OrgService } from "../features/organizations/service.js";
+import { fileUrlSecret } from "../features/items/file-url-secret.js";
+import { InspectService } from "../features/items/inspect-service.js";
+import { ListService } from "../features/items/list-service.js";
+import { StatusService } from "../features/items/status-service.js";
+import { ItemStore } from "../features/items/store.js";
+import { Bm25Retriever } from "../features/search/bm25-retriever.js";
+import { CorpusRetriever } from "../features/search/corpus-retriever.js";
+import { graphProviderOf } from "../features/search/graph-provider.js";
+import { QueryService } from "../features/search/service.js";
+import { TermIndexes } from "../features/search/term-indexes.js";
+import type { Config } from "../platform/config.js";
+import type { ContextFeatures } from "./context-features.js";
+import type { Platform } from "./platform.js";
+
+/** The features around the context: organizations, search, feedback, graphs, connectors, stats, purge. */
+export interface Features {
+  readonly orgs: OrgService;
+  readonly queryLog: QueryLog;
+  readonly feedback: FeedbackService;
+  readonly graphArea: GraphAreaService;
+  readonly stats: DatabaseStats;
+  readonly connectors: Connectors;
+  readonly databasePurge: DatabasePurge;
+  readonly subgraphs: SubgraphService;
+  readonly relations: RelationsService;
+  readonly graphContext: GraphContextProvider;
+  readonly termIndexes: TermIndexes;
+  readonly query: QueryService;
+  readonly list: ListService;
+  readonly inspect: InspectService;
+  readonly statuses: StatusService;
+}
+
+const FEEDBACK_PER_MINUTE = 100;
+
+/** Organizations (with the bootstrap keys) and the services built on the context features. */
+export async function buildFeatures(config: Config, { logger, store, queue, embedder }: Platform, context: ContextFeatures): Promise<Features> {
+  const { databases, blobs, vectors, ingest, edit } = context;
+  const orgs = new OrgService(store);
+  await orgs.bootstrap(config.bootstrapApiKeys);
+  const queryLog = new QueryLog(store, logger);
+  const feedback = new FeedbackService(store, databases, queryLog, { perMinute: FEEDBACK_PER_MINUTE });
+  const graphArea = new GraphAreaService(store, databases, {
+    maxRows: config.graphMaxRows,
+    timeoutMs: config.graphQueryTimeoutMs,
+    maxListLength: config.graphMaxListLength,
+    maxStringLength: config.graphMaxStringLength,
+    workers: config.graphWorkers,
+    workerMemoryMb: config.graphWorkerMemoryMb,
+    maxConcurrentPerOrg: config.graphMaxConcurrentPerOrg,
+    onWorkerCrash: (err) => logger.error({ err }, "a graph query worker crashed; it is replaced on next use"),
+  });
+  const dimensions = (): number => (config.embedding.provider === "local" ? 512 : (config.embedding.dimensions ?? 0));
+  const stats = new DatabaseStats(new DatabaseStore(store.db), dimensions, [
+    (database) => new ItemStore(store.db).countByCorpus(database),
+    (row) => graphArea.counts(row),
+  ]);
+  const contextPurger: DatabasePurger = async (tx, database) => {
+    await new ItemStore(tx).deleteDatabase(database);
+    await blobs.deleteDatabase(tx, database);
+    await vectors.dropDatabase(database.id);
+    await purgeDatabaseGraph(tx, database.id);
+  };
+  const databasePurge = new DatabasePurge(store, [
+    contextPurger,
+    (tx, row) => feedback.purgeDatabase(tx, row.id),
+    (tx, row) => graphArea.purgeDatabase(tx, row),
+  ]);
+  const graphContext = new GraphContextProvider(store);
+  const termIndexes = new TermIndexes(store);
+  const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
+  return {
+    orgs,
+    queryLog,
+    feedback,
+    graphArea,
+    stats,
+    connectors: createConnectors(config, { store, databases, ingest, edit, queue }),
+    databasePurge,
+    subgraphs: new SubgraphService(store, databases),
+    relations: new RelationsService(store, databases),
+    graphContext,
+    termIndexes,
+    query: new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog),
+    list: new ListService(store, databases),
+    inspect: new InspectService(store, blobs, await fileUrlSecret(config.fileUrlSecret, store)),
+    statuses: new StatusService(store),
+  };
+}

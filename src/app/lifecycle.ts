@@ -1,0 +1,69 @@
+import { type TermScope } from "../features/search/term-indexes.js";
+import { warmUpIndexes } from "../features/search/warm-up.js";
+import type { App } from "../platform/http/app-type.js";
+import type { WorkerPool } from "../platform/jobs/worker-pool.js";
+import { shutdownWithin, type ShutdownOutcome } from "../platform/shutdown.js";
+import type { Config } from "../platform/config.js";
+import type { ContextFeatures } from "./context-features.js";
+import type { Features } from "./features.js";
+import type { Platform } from "./platform.js";
+
+/** Share of the shutdown budget left that running jobs may take to finish before they are released. */
+const JOB_DRAIN_SHARE = 0.6;
+
+export interface WarmUp {
+  /** Resolves to the scopes loaded (none when WARM_UP_INDEXES is off or loading failed). */
+  readonly indexesWarm: Promise<TermScope[]>;
+  readonly abort: AbortController;
+}
+
+/** Loads the search indexes in the background at start (WARM_UP_INDEXES). */
+export function startWarmUp(config: Config, { logger, store }: Platform, context: ContextFeatures, features: Features): WarmUp {
+  const abort = new AbortController();
+  const indexesWarm = config.warmUpIndexes
+    ? warmUpIndexes(store, features.termIndexes, context.vectors, abort.signal).catch((err: unknown) => {
+        logger.warn({ err }, "loading the search indexes at start failed; they load on first use");
+        return [];
+      })
+    : Promise.resolve([]);
+  return { indexesWarm, abort };
+}
+
+export interface Running {
+  readonly platform: Platform;
+  readonly context: ContextFeatures;
+  readonly features: Features;
+  readonly worker: WorkerPool;
+  readonly server: App;
+  readonly warmUp: WarmUp;
+}
+
+/** close(): every step in order within SHUTDOWN_TIMEOUT_MS; later calls get the first call's outcome. */
+export function closer(config: Config, app: Running): () => Promise<ShutdownOutcome> {
+  const { platform, context, features, worker, server, warmUp } = app;
+  let closing: Promise<ShutdownOutcome> | null = null;
+  return () => {
+    closing ??= shutdownWithin(
+      config.shutdownTimeoutMs,
+      [
+        { name: "close the server (in-flight requests)", run: () => server.close() },
+        {
+          name: "stop loading indexes",
+          run: async () => {
+            warmUp.abort.abort();
+            await warmUp.indexesWarm;
+          },
+        },
+        // Running jobs get most of what is left; those still running then are released.
+        { name: "drain jobs", run: (remaining) => worker.stop(Math.floor(remaining * JOB_DRAIN_SHARE)) },
+        { name: "stop the graph query workers", run: () => features.graphArea.close() },
+        { name: "write the query log", run: () => features.queryLog.flush() },
+        { name: "save vector indexes", run: () => context.vectors.saveAll() },
+        { name: "close the embedder", run: () => platform.embedder.close() },
+        { name: "close the store", run: () => platform.store.close() },
+      ],
+      platform.logger,
+    );
+    return closing;
+  };
+}

@@ -1,0 +1,28 @@
+import { SharedEmbedder } from "../engines/embeddings/shared-embedder.js";
+import type { Config } from "../platform/config.js";
+import { JobQueue } from "../platform/jobs/queue.js";
+import { createLogger, type Logger } from "../platform/logger.js";
+import { openStore, type Store } from "../platform/store/db.js";
+import { migrate } from "../platform/store/migrate.js";
+
+/** What every feature builds on. */
+export interface Platform {
+  readonly logger: Logger;
+  readonly store: Store;
+  /** Enqueueing wakes this process's workers (they subscribe when built); other processes poll. */
+  readonly queue: JobQueue;
+  readonly embedder: SharedEmbedder;
+}
+
+/** The logger first, then the store (migrated), the job queue and the embedder. */
+export async function buildPlatform(config: Config): Promise<Platform> {
+  const logger = createLogger(config.logLevel);
+  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(store);
+  return {
+    logger,
+    store,
+    queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs }),
+    embedder: new SharedEmbedder(config.embedding),
+  };
+}

@@ -1,0 +1,67 @@
+import { join } from "node:path";
+import { registerConnectorRoutes } from "../features/connectors/routes.js";
+import { registerGraphRoutes } from "../features/context-graph/routes.js";
+import { DatabaseReadiness } from "../features/databases/readiness.js";
+import { registerDatabaseRoutes } from "../features/databases/routes.js";
+import { registerFeedbackRoutes } from "../features/feedback/routes.js";
+import { registerGraphAreaRoutes } from "../features/graph-collections/routes.js";
+import type { UploadLimits } from "../features/ingestion/multipart-upload.js";
+import { registerIngestRoutes } from "../features/ingestion/routes.js";
+import { registerEditRoutes } from "../features/items/edit-routes.js";
+import { registerInspectRoutes } from "../features/items/inspect-routes.js";
+import { registerListRoutes } from "../features/items/list-routes.js";
+import { registerStatusRoutes } from "../features/items/status-routes.js";
+import { registerQueryRoutes } from "../features/search/routes.js";
+import { registerSystemRoutes } from "../features/system/routes.js";
+import { registerLegacyTenantRoutes } from "../features/v1/databases-routes.js";
+import { registerLegacyV1Routes } from "../features/v1/routes.js";
+import { registerWebhookRoutes } from "../features/webhooks/routes.js";
+import type { Config } from "../platform/config.js";
+import type { App } from "../platform/http/app-type.js";
+import { publicUrlOf } from "../platform/http/public-url.js";
+import { RateLimiter } from "../platform/http/rate-limit.js";
+import { createServer } from "../platform/http/server.js";
+import type { WorkerPool } from "../platform/jobs/worker-pool.js";
+import { archiveLimitsOf, type ContextFeatures } from "./context-features.js";
+import type { Features } from "./features.js";
+import type { Platform } from "./platform.js";
+
+/** The HTTP server with every feature's routes, ready to listen. */
+export async function buildServer(config: Config, platform: Platform, context: ContextFeatures, features: Features, worker: WorkerPool): Promise<App> {
+  const { store } = platform;
+  const { databases, vectors, ingest, edit } = context;
+  const server = await createServer({
+    logger: platform.logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    orgs: features.orgs,
+    limiter: new RateLimiter(config.rateLimitPerMinute),
+  });
+  registerSystemRoutes(server, store);
+  const readiness = new DatabaseReadiness(store, {
+    workersRunning: () => worker.running,
+    vectorsReady: (database, corpus) => vectors.ready(database, corpus),
+  });
+  registerDatabaseRoutes(server, databases, features.stats, readiness);
+  registerLegacyTenantRoutes(server, databases, features.stats, readiness);
+  const uploads: UploadLimits = {
+    maxFileBytes: config.maxUploadBytes,
+    maxRequestBytes: config.maxRequestUploadBytes,
+    maxFiles: config.maxUploadFiles,
+    spoolDir: join(config.dataDir, "tmp", "uploads"),
+    archive: archiveLimitsOf(config),
+  };
+  registerIngestRoutes(server, ingest, databases, uploads);
+  registerStatusRoutes(server, databases, features.statuses);
+  registerListRoutes(server, features.list);
+  registerInspectRoutes(server, features.inspect, databases, publicUrlOf(server, config.publicUrl, config.host, config.port));
+  registerEditRoutes(server, edit, databases);
+  registerGraphRoutes(server, features.subgraphs, features.relations);
+  registerQueryRoutes(server, features.query);
+  registerLegacyV1Routes(server, { statuses: features.statuses, databases, ingest, query: features.query, edit, uploads });
+  registerFeedbackRoutes(server, features.feedback);
+  registerWebhookRoutes(server, context.webhooks.service);
+  registerGraphAreaRoutes(server, features.graphArea);
+  registerConnectorRoutes(server, features.connectors.service, features.connectors.control);
+  await server.ready();
+  return server;
+}
