@@ -1,8 +1,9 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import noSwallowedError from "./eslint-rules/no-swallowed-error.js";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "data/**", "node_modules/**", "**/*.js", "**/*.mjs"] },
+  { ignores: ["dist/**", "data/**", "node_modules/**", "**/*.js", "**/*.mjs", "eslint-rules/*.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -23,5 +24,9 @@ export default tseslint.config(
       "@typescript-eslint/require-await": "off",
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true, allowBoolean: true }],
     },
+  },
+  {
+    plugins: { local: { rules: { "no-swallowed-error": noSwallowedError } } },
+    rules: { "local/no-swallowed-error": "error" },
   },
 );

@@ -113,7 +113,8 @@ export async function createApplication(config: Config): Promise<Application> {
   let worker: WorkerPool | null = null;
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, Date.now, () => worker?.wake());
   const embedder = new SharedEmbedder(config.embedding);
-  const blobs = createBlobStore(store, config.dataDir);
+  // Its logger is the server's, created below; it logs only when a stored file cannot be read.
+  const blobs = createBlobStore(store, config.dataDir, { warn: (obj, msg) => server.log.warn(obj, msg) });
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
   const archiveLimits = { maxUncompressedBytes: config.maxArchiveUncompressedBytes, maxCompressionRatio: config.maxArchiveCompressionRatio };
   const chunker = new ChunkBuilder(blobs, { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }, config.chatModel, archiveLimits);
@@ -221,7 +222,7 @@ export async function createApplication(config: Config): Promise<Application> {
   const subgraphs = new SubgraphService(store, databases);
   registerGraphRoutes(server, subgraphs, new RelationsService(store, databases));
   const graphContext = new GraphContextProvider(store);
-  const termIndexes = new TermIndexes(store);
+  const termIndexes = new TermIndexes(store, server.log);
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
   const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog);
   registerQueryRoutes(server, queryService);

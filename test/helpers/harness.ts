@@ -75,6 +75,7 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
     try {
       parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
+      // A body that is not JSON: tests read it from `text`.
       parsed = {};
     }
     return { status: res.status, headers: res.headers, body: parsed, text };

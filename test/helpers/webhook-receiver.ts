@@ -70,6 +70,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       try {
         json = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
       } catch {
+        // A body that is not JSON is what this receiver answers 400 to.
         answered = 400;
       }
       const received: Received = { deliveryId, event: String(req.headers["x-service-event"] ?? ""), headers: req.headers, raw, json, verified, answered };

@@ -65,6 +65,7 @@ export function parseJsonObject(content: string): { ok: true; value: Record<stri
     if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, reason: "not_an_object" };
     return { ok: true, value: value as Record<string, unknown> };
   } catch {
+    // The model's reply is not JSON: reported to the caller as a reason, the parser's message adds nothing.
     return { ok: false, reason: "invalid_json" };
   }
 }

@@ -70,6 +70,7 @@ async function probe(check: () => Promise<boolean>): Promise<boolean> {
   try {
     return await check();
   } catch {
+    // The failure is the answer: the flag reads false in the response, as documented above.
     return false;
   }
 }

@@ -8,6 +8,10 @@ export interface TermScope {
   readonly collection: string;
 }
 
+interface Logger {
+  warn(obj: object, msg: string): void;
+}
+
 interface Entry {
   readonly index: InvertedIndex;
   /** Serialises loading and catching up, so two queries never add the same chunks twice. */
@@ -43,6 +47,7 @@ export class TermIndexes {
 
   constructor(
     private readonly store: Store,
+    private readonly log: Logger,
     readonly maxPostings = 50_000_000,
     private readonly now: () => number = Date.now,
   ) {}
@@ -109,8 +114,11 @@ export class TermIndexes {
         });
         await entry.sync;
       }
-    } catch {
-      // the next reconcile tries again
+    } catch (err) {
+      this.log.warn(
+        { err, databaseId: scope.databaseId, corpus: scope.corpus, collection: scope.collection },
+        "search index reconcile failed; the next one tries again",
+      );
     } finally {
       entry.lastReconcile = this.now();
       entry.reconciling = false;

@@ -49,6 +49,7 @@ export class TargetGuard {
     try {
       url = new URL(raw, base);
     } catch {
+      // The refusal tells the caller what is wrong; the URL parser's message says no more.
       return refused("not a valid absolute URL");
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") return refused(`scheme '${url.protocol}' is not allowed; use https`);

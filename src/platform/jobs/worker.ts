@@ -100,7 +100,9 @@ export class JobWorker {
     await Promise.race([Promise.allSettled([...this.running.values()].map((r) => r.done)), deadline]);
     for (const r of this.running.values()) {
       r.abort.abort();
-      await this.queue.release(r.job).catch(() => false);
+      await this.queue.release(r.job).catch((err: unknown) => {
+        this.options.logger.warn({ jobId: r.job.id, kind: r.job.kind, err }, "releasing a job at shutdown failed; it is retried once its lease expires");
+      });
     }
     if (this.heartbeat) clearInterval(this.heartbeat);
   }
@@ -126,7 +128,7 @@ export class JobWorker {
       for (const job of claimed) this.launch(job);
       if (schedules && Date.now() - lastSchedule >= this.queue.scheduleCheckMs) {
         lastSchedule = Date.now();
-        await this.queue.scheduleRecurring().catch(() => undefined);
+        await this.queue.scheduleRecurring().catch((err: unknown) => this.options.logger.warn({ err }, "scheduling failed"));
       }
       if (claimed.length === 0 || free < slots || this.running.size >= this.options.concurrency) await this.idle();
     }
@@ -207,7 +209,9 @@ export class JobWorker {
 
   private async extendLeases(): Promise<void> {
     for (const r of this.running.values()) {
-      await this.queue.extendLease(r.job, this.options.leaseMs).catch(() => false);
+      await this.queue.extendLease(r.job, this.options.leaseMs).catch((err: unknown) => {
+        this.options.logger.warn({ jobId: r.job.id, kind: r.job.kind, err }, "extending a job's lease failed; the next heartbeat tries again");
+      });
     }
   }
 }

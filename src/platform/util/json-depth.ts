@@ -42,6 +42,7 @@ export function parseJsonBounded(text: string, limit: number = MAX_JSON_DEPTH): 
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
+    // Malformed JSON is the answer; callers word the message for their input.
     return { ok: false, reason: "malformed" };
   }
 }

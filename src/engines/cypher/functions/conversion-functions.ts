@@ -94,6 +94,7 @@ function orNull(f: (v: Value) => Value): (args: readonly Value[]) => Value {
     try {
       return f(arg(args, 0));
     } catch {
+      // The null is the documented answer of the ...OrNull variants for input they cannot convert.
       return null;
     }
   };
