@@ -2,7 +2,7 @@ import { sql, type UpdateObject } from "kysely";
 import type { Executor, Store } from "../store/db.js";
 import type { JobsTable, Schema } from "../store/schema.js";
 import { newId } from "../util/ids.js";
-import { backoffDelay } from "./backoff.js";
+import { backoffDelay } from "../util/backoff.js";
 import { JOB_CATALOG, JOB_KINDS, type JobKind, type JobPayload, isJobKind } from "./catalog.js";
 
 export interface ClaimedJob {

@@ -1,6 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { BackgroundGate } from "./background-gate.js";
 import { JOB_CATALOG, type JobKind, type JobPayload } from "./catalog.js";
+import { backoffDelay } from "../util/backoff.js";
 import { Coalescer } from "../util/coalescer.js";
 import type { ClaimedJob, JobQueue } from "./queue.js";
 
@@ -41,8 +42,10 @@ interface Running {
 
 class JobTimeout extends Error {}
 
-/** Delays between attempts to record a job's failure in a store that refused the first one. */
-const FAIL_RECORD_RETRIES = [100, 400, 1_000];
+/** Quick retries of recording a job's failure in a store that refused the first one: how many, and their backoff (base, cap). */
+const FAIL_RECORD_RETRIES = 3;
+const FAIL_RECORD_BACKOFF_MS = 200;
+const FAIL_RECORD_BACKOFF_MAX_MS = 1_000;
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -198,11 +201,11 @@ export class JobWorker {
       try {
         return await this.queue.fail(job, message);
       } catch (err) {
-        if (attempt >= FAIL_RECORD_RETRIES.length) {
+        if (attempt >= FAIL_RECORD_RETRIES) {
           this.options.logger.warn({ jobId: job.id, kind: job.kind, err }, "recording a job failure failed; the job is retried once its lease expires");
           return "lost";
         }
-        await new Promise((resolve) => setTimeout(resolve, FAIL_RECORD_RETRIES[attempt]));
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt + 1, FAIL_RECORD_BACKOFF_MS, FAIL_RECORD_BACKOFF_MAX_MS)));
       }
     }
   }
