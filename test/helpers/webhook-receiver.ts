@@ -41,7 +41,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export function verifySignature(raw: Buffer, header: string | string[] | undefined, secret: string | null | undefined): boolean {
+function verifySignature(raw: Buffer, header: string | string[] | undefined, secret: string | null | undefined): boolean {
   if (!secret || typeof header !== "string" || !header.startsWith("sha256=")) return false;
   const expected = Buffer.from(createHmac("sha256", secret).update(raw).digest("hex"), "utf8");
   const given = Buffer.from(header.slice("sha256=".length), "utf8");

@@ -19,7 +19,7 @@ export interface ChatMessage {
 
 export type ChatResult = { readonly ok: true; readonly content: string } | { readonly ok: false; readonly reason: string };
 
-export function chatCompletionsUrl(baseUrl: string): string {
+function chatCompletionsUrl(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, "");
   return /\/v\d+$/.test(trimmed) ? `${trimmed}/chat/completions` : `${trimmed}/v1/chat/completions`;
 }

@@ -13,7 +13,7 @@ export interface ItemLink {
 }
 
 /** Plain `relations.ids` carry no type of their own: they are references. */
-export const DEFAULT_RELATION_TYPE = "references";
+const DEFAULT_RELATION_TYPE = "references";
 
 /** Fields that place an item under a container when no explicit parent is given. */
 const CONTAINER_FIELDS = ["project_id", "project", "database_id", "database", "space_id", "folder_id"] as const;

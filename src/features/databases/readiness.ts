@@ -4,7 +4,7 @@ import type { Infra } from "./service.js";
 import type { DatabaseRow } from "./store.js";
 
 /** A due job older than this, with no job worker in this process, means nobody drains the queue. */
-export const SCHEDULER_STALL_MS = 60_000;
+const SCHEDULER_STALL_MS = 60_000;
 
 export interface ReadinessProbes {
   /** This process claims jobs (started, not stopping, WORKERS > 0). */

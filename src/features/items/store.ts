@@ -4,7 +4,7 @@ import type { ContextItemsTable, Corpus, IndexingStatus } from "../../platform/s
 export type ItemRow = ContextItemsTable;
 
 /** States an item never leaves (for its generation): only an upsert starts it over. */
-export const TERMINAL_STATUSES: readonly IndexingStatus[] = ["completed", "errored"];
+const TERMINAL_STATUSES: readonly IndexingStatus[] = ["completed", "errored"];
 
 export interface ChunkInsert {
   chunk_uuid: string;

@@ -10,7 +10,7 @@ export interface ResolvedAddress {
 /** DNS resolution, injectable so a test can stand in for a third-party DNS answer. */
 export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
 
-export const systemResolver: Resolver = async (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+const systemResolver: Resolver = async (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /** A target that passed every check: connect to `address`, never to a fresh lookup of the name. */
 export interface CheckedTarget {

@@ -5,7 +5,7 @@
  */
 
 /** Deepest array/object nesting accepted in a request body or a JSON-encoded field. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
