@@ -101,8 +101,19 @@ const FEEDBACK_PER_MINUTE = 100;
 const JOB_DRAIN_SHARE = 0.6;
 const FINISHED_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
+/** What the composition root takes besides configuration. */
+export interface ApplicationOptions {
+  /**
+   * The clock (epoch ms) of everything that expires: memory expiry_time (ingest sets it; query,
+   * list, inspect, edit hide what has passed; maintenance purges it). Default Date.now; tests pass
+   * a clock they can advance instead of sleeping.
+   */
+  readonly now?: () => number;
+}
+
 /** The composition root: configuration -> store -> services -> routes and workers. */
-export async function createApplication(config: Config): Promise<Application> {
+export async function createApplication(config: Config, options: ApplicationOptions = {}): Promise<Application> {
+  const now = options.now ?? Date.now;
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(store);
 
@@ -128,13 +139,14 @@ export async function createApplication(config: Config): Promise<Application> {
     chat ? createLlmRelationExtractor({ baseUrl: chat.baseUrl, model: chat.model, ...(chat.apiKey ? { apiKey: chat.apiKey } : {}) }) : null,
   );
   pipeline.addGraphStage(graphBuilder);
-  const ingest = new IngestService(store, queue, databases, blobs, vectors, () => worker?.wake());
+  const ingest = new IngestService(store, queue, databases, blobs, vectors, () => worker?.wake(), now);
   const maintenance = new ContextMaintenance(
     store,
     blobs,
     vectors,
     (id, generation, expected, error) => pipeline.endWithError(id, generation, expected, error),
     config.reconcileStaleAfterMs,
+    now,
   );
   maintenance.addPurgeStage(graphBuilder.remove);
   databases.registerPurger(async (tx, database) => {
@@ -167,7 +179,7 @@ export async function createApplication(config: Config): Promise<Application> {
   });
   stats.register((row) => graphArea.counts(row));
 
-  const edit = new ContextEditService(store, databases, blobs, vectors);
+  const edit = new ContextEditService(store, databases, blobs, vectors, now);
   edit.addDeleteStage(graphBuilder.remove);
   const connectors = createConnectors(config, { store, databases, ingest, edit, queue, wake: () => worker?.wake() });
 
@@ -215,8 +227,8 @@ export async function createApplication(config: Config): Promise<Application> {
   };
   registerIngestRoutes(server, ingest, uploads);
   registerStatusRoutes(server, databases, store);
-  registerListRoutes(server, new ListService(store, databases));
-  const inspect = new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store));
+  registerListRoutes(server, new ListService(store, databases, now));
+  const inspect = new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store), now);
   registerInspectRoutes(server, inspect, publicUrlOf(server, config.publicUrl, config.host, config.port));
   registerEditRoutes(server, edit);
   const subgraphs = new SubgraphService(store, databases);
@@ -224,7 +236,7 @@ export async function createApplication(config: Config): Promise<Application> {
   const graphContext = new GraphContextProvider(store);
   const termIndexes = new TermIndexes(store, server.log);
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
-  const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog);
+  const queryService = new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog, now);
   registerQueryRoutes(server, queryService);
   registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, uploads });
   registerFeedbackRoutes(server, feedback);
