@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import noSwallowedError from "./eslint-rules/no-swallowed-error.js";
 
 // SQL lives in stores. Only store files (store.ts, *-store.ts) and src/platform/store build queries;
 // services, routes and jobs call a store's methods. Files below still break the rule and are being
@@ -16,7 +17,7 @@ const SQL_OUTSIDE_STORES = [
 const QUERY_BUILDER_CALLS = "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto|selectNoFrom)$/]";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "data/**", "node_modules/**", "**/*.js", "**/*.mjs"] },
+  { ignores: ["dist/**", "data/**", "node_modules/**", "**/*.js", "**/*.mjs", "eslint-rules/*.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -52,5 +53,9 @@ export default tseslint.config(
         { selector: "TaggedTemplateExpression[tag.name='sql']", message: "Only stores (store.ts, *-store.ts) write SQL; call a store method." },
       ],
     },
+  },
+  {
+    plugins: { local: { rules: { "no-swallowed-error": noSwallowedError } } },
+    rules: { "local/no-swallowed-error": "error" },
   },
 );

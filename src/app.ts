@@ -20,7 +20,7 @@ import type { Store } from "./platform/store/db.js";
 import { buildContextFeatures } from "./app/context-features.js";
 import { buildFeatures } from "./app/features.js";
 import { closer, startWarmUp } from "./app/lifecycle.js";
-import { buildPlatform } from "./app/platform.js";
+import { buildPlatform, type ApplicationOptions } from "./app/platform.js";
 import { buildServer } from "./app/routes.js";
 import { buildWorker } from "./app/worker.js";
 
@@ -62,8 +62,8 @@ export interface Application {
  * features -> the features built on them -> job handlers and workers -> routes. Every object
  * gets its collaborators when it is built; nothing is attached afterwards.
  */
-export async function createApplication(config: Config): Promise<Application> {
-  const platform = await buildPlatform(config);
+export async function createApplication(config: Config, options: ApplicationOptions = {}): Promise<Application> {
+  const platform = await buildPlatform(config, options);
   const context = buildContextFeatures(config, platform);
   const features = await buildFeatures(config, platform, context);
   const worker = buildWorker(config, platform, context, features);

@@ -39,9 +39,9 @@ function relationExtractorOf(config: Config): LlmRelationExtractor | null {
 }
 
 /** Each object gets its collaborators when built; the graph builder and the webhook outbox come before the pipeline. */
-export function buildContextFeatures(config: Config, { store, queue, embedder }: Platform): ContextFeatures {
+export function buildContextFeatures(config: Config, { store, queue, embedder, logger, now }: Platform): ContextFeatures {
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, [graphCollectionLister(store)]);
-  const blobs = createBlobStore(store, config.dataDir);
+  const blobs = createBlobStore(store, config.dataDir, logger);
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
   const chunking = { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens };
   const chunker = new ChunkBuilder(blobs, chunking, config.chatModel, archiveLimitsOf(config));
@@ -65,8 +65,8 @@ export function buildContextFeatures(config: Config, { store, queue, embedder }:
     graphBuilder,
     webhooks,
     pipeline,
-    ingest: new IngestService(store, queue, databases, blobs, vectors),
-    maintenance: new ContextMaintenance(store, blobs, vectors, endWithError, [graphBuilder.remove], config.reconcileStaleAfterMs),
-    edit: new ContextEditService(store, databases, blobs, vectors, [graphBuilder.remove]),
+    ingest: new IngestService(store, queue, databases, blobs, vectors, now),
+    maintenance: new ContextMaintenance(store, blobs, vectors, endWithError, [graphBuilder.remove], config.reconcileStaleAfterMs, now),
+    edit: new ContextEditService(store, databases, blobs, vectors, [graphBuilder.remove], now),
   };
 }

@@ -46,7 +46,7 @@ export interface Features {
 const FEEDBACK_PER_MINUTE = 100;
 
 /** Organizations (with the bootstrap keys) and the services built on the context features. */
-export async function buildFeatures(config: Config, { logger, store, queue, embedder }: Platform, context: ContextFeatures): Promise<Features> {
+export async function buildFeatures(config: Config, { logger, store, queue, embedder, now }: Platform, context: ContextFeatures): Promise<Features> {
   const { databases, blobs, vectors, ingest, edit } = context;
   const orgs = new OrgService(store);
   await orgs.bootstrap(config.bootstrapApiKeys);
@@ -79,7 +79,7 @@ export async function buildFeatures(config: Config, { logger, store, queue, embe
     (tx, row) => graphArea.purgeDatabase(tx, row),
   ]);
   const graphContext = new GraphContextProvider(store);
-  const termIndexes = new TermIndexes(store);
+  const termIndexes = new TermIndexes(store, logger);
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
   return {
     orgs,
@@ -93,9 +93,9 @@ export async function buildFeatures(config: Config, { logger, store, queue, embe
     relations: new RelationsService(store, databases),
     graphContext,
     termIndexes,
-    query: new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog),
-    list: new ListService(store, databases),
-    inspect: new InspectService(store, blobs, await fileUrlSecret(config.fileUrlSecret, store)),
+    query: new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog, now),
+    list: new ListService(store, databases, now),
+    inspect: new InspectService(store, blobs, await fileUrlSecret(config.fileUrlSecret, store), now),
     statuses: new StatusService(store),
   };
 }

@@ -12,10 +12,21 @@ export interface Platform {
   /** Enqueueing wakes this process's workers (they subscribe when built); other processes poll. */
   readonly queue: JobQueue;
   readonly embedder: SharedEmbedder;
+  /**
+   * The clock (epoch ms) of everything that expires: memory expiry_time (ingest sets it; query,
+   * list, inspect, edit hide what has passed; maintenance purges it). Default Date.now; tests pass
+   * a clock they can advance instead of sleeping.
+   */
+  readonly now: () => number;
+}
+
+/** What the composition root takes besides configuration. */
+export interface ApplicationOptions {
+  readonly now?: () => number;
 }
 
 /** The logger first, then the store (migrated), the job queue and the embedder. */
-export async function buildPlatform(config: Config): Promise<Platform> {
+export async function buildPlatform(config: Config, options: ApplicationOptions = {}): Promise<Platform> {
   const logger = createLogger(config.logLevel);
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(store);
@@ -24,5 +35,6 @@ export async function buildPlatform(config: Config): Promise<Platform> {
     store,
     queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs }),
     embedder: new SharedEmbedder(config.embedding),
+    now: options.now ?? Date.now,
   };
 }

@@ -179,7 +179,7 @@ function chatModel(env: Env): ChatModelSettings | null {
 }
 
 /** Bootstrap keys are full credentials of the first organization: short ones are guessable. */
-export const MIN_BOOTSTRAP_KEY_LENGTH = 32;
+const MIN_BOOTSTRAP_KEY_LENGTH = 32;
 
 function bootstrapKeys(env: Env): readonly string[] {
   const keys = (env.BOOTSTRAP_API_KEY ?? "")

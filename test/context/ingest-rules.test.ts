@@ -225,7 +225,7 @@ describe("ingest validation, upsert and bad input", () => {
     });
     assert.equal(res.status, 202);
     await waitTerminal(t, "rules", ["short", "long"], "u1");
-    await new Promise((r) => setTimeout(r, 1100));
+    t.clock.advance(1_100); // "short" (expiry_time 1 s) has expired
     assert.equal(await t.app.maintenance.purgeExpired(), 1);
     const left = await t.app.store.db.selectFrom("context_items").select("source_id").where("collection", "=", "u1").execute();
     assert.deepEqual(

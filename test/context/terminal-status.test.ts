@@ -60,7 +60,7 @@ describe("a terminal status is never overwritten (fenced on state and generation
       .execute();
     const racing = new ContextMaintenance(
       t.app.store,
-      createBlobStore(t.app.store, t.db.dataDir),
+      createBlobStore(t.app.store, t.db.dataDir, t.app.server.log),
       t.app.vectors,
       async (id, generation, expected, error) => {
         assert.equal(expected, "graph_creation");

@@ -28,6 +28,7 @@ describe("multipart uploads: per-request budget, file count, spooled to disk", (
     try {
       return readdirSync(join(t.db.dataDir, "tmp", "uploads"));
     } catch {
+      // No spool folder yet: nothing is left in it.
       return [];
     }
   };

@@ -12,7 +12,7 @@ function killNow(child: ChildProcess): void {
   try {
     process.kill(child.pid, "SIGKILL");
   } catch {
-    // already gone
+    // The child already exited: nothing left to kill.
   }
 }
 

@@ -18,8 +18,27 @@ export interface RequestOptions {
   query?: Record<string, string | string[]>;
 }
 
+/** The app's clock: real time plus whatever a test advanced it by (it never goes back). */
+export interface TestClock {
+  readonly now: () => number;
+  /** Moves the app's time forward, as if `ms` had passed: what expires within them has expired. */
+  readonly advance: (ms: number) => void;
+}
+
+function testClock(): TestClock {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms) => {
+      if (!(ms >= 0)) throw new Error(`a clock only moves forward, not by ${ms} ms`);
+      offset += ms;
+    },
+  };
+}
+
 export interface TestApp {
   readonly app: Application;
+  readonly clock: TestClock;
   readonly baseUrl: string;
   readonly db: TestDb;
   /** A key of a fresh organization created for this app. */
@@ -42,7 +61,8 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
     PORT: "0",
     ...env,
   });
-  const app = await createApplication(config);
+  const clock = testClock();
+  const app = await createApplication(config, { now: clock.now });
   await app.server.listen({ port: 0, host: "127.0.0.1" });
   app.worker.start();
   const port = (app.server.server.address() as AddressInfo).port;
@@ -75,6 +95,7 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
     try {
       parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
+      // A body that is not JSON: tests read it from `text`.
       parsed = {};
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
@@ -82,6 +103,7 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
 
   return {
     app,
+    clock,
     baseUrl,
     db: testDb,
     key: first.key,

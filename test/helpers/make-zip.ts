@@ -8,7 +8,7 @@ export interface ZipEntry {
 }
 
 /** A minimal zip writer (deflate, no ZIP64), enough to build DOCX-shaped archives and zip bombs in tests. */
-export function makeZip(entries: readonly ZipEntry[]): Uint8Array {
+function makeZip(entries: readonly ZipEntry[]): Uint8Array {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import type { TestContext } from "node:test";
+import { spawnOwned } from "./child-process.js";
 import { eventually } from "./harness.js";
 import type { TestDb } from "./test-db.js";
 import { freePort } from "./webhook-receiver.js";
@@ -22,7 +23,8 @@ export interface ServerProcess {
  */
 export async function startServerProcess(t: TestContext, db: TestDb, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  // Owned: SIGKILLed by pid when the test ends, fails or times out, or when the test file's process exits.
+  const proc = spawnOwned(t, process.execPath, ["--import", "tsx", "src/main.ts"], {
     env: { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LOG_LEVEL: "warn", EMBEDDING_WORKERS: "1", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -36,8 +38,9 @@ export async function startServerProcess(t: TestContext, db: TestDb, env: Record
     await exited;
     clearTimeout(timer);
   };
+  // The test ends once the process is gone (killed here too, not relying on the order of after hooks).
   t.after(async () => {
-    if (proc.pid !== undefined && proc.exitCode === null && proc.signalCode === null) process.kill(proc.pid, "SIGKILL");
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
     await exited;
   });
   const baseUrl = `http://127.0.0.1:${port}`;

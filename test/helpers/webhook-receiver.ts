@@ -41,7 +41,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export function verifySignature(raw: Buffer, header: string | string[] | undefined, secret: string | null | undefined): boolean {
+function verifySignature(raw: Buffer, header: string | string[] | undefined, secret: string | null | undefined): boolean {
   if (!secret || typeof header !== "string" || !header.startsWith("sha256=")) return false;
   const expected = Buffer.from(createHmac("sha256", secret).update(raw).digest("hex"), "utf8");
   const given = Buffer.from(header.slice("sha256=".length), "utf8");
@@ -70,6 +70,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       try {
         json = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
       } catch {
+        // A body that is not JSON is what this receiver answers 400 to.
         answered = 400;
       }
       const received: Received = { deliveryId, event: String(req.headers["x-service-event"] ?? ""), headers: req.headers, raw, json, verified, answered };

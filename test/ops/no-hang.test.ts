@@ -9,6 +9,7 @@ const alive = (pid: number): boolean => {
     process.kill(pid, 0);
     return true;
   } catch {
+    // ESRCH: no such process, which is what this asks.
     return false;
   }
 };

@@ -73,7 +73,7 @@ describe("POST /query", () => {
     });
     await waitTerminal(t, "qa", ["vacation", "laptop", "deploy", "hidden", "pref", "gone"]);
     await waitTerminal(t, "qa", ["other-vacation"], "other");
-    await new Promise((r) => setTimeout(r, 1100));
+    t.clock.advance(1_100); // "gone" (expiry_time 1 s) has expired
   });
   after(async () => t.close());
 

@@ -29,10 +29,10 @@ export interface CypherResult {
   readonly truncated: boolean;
 }
 
-export const DEFAULT_MAX_ROWS = 10_000;
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_LIST_LENGTH = 10_000_000;
-export const DEFAULT_MAX_STRING_LENGTH = 4 * 1024 * 1024;
+const DEFAULT_MAX_ROWS = 10_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_LIST_LENGTH = 10_000_000;
+const DEFAULT_MAX_STRING_LENGTH = 4 * 1024 * 1024;
 /** Nesting of parameter values (lists and maps), checked before they are converted. */
 export const MAX_PARAM_DEPTH = 100;
 

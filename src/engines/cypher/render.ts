@@ -11,7 +11,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * NaN and infinities have no JSON form and render as null. An entity deleted by the same query
  * renders as just its id (plus labels/relation when still known).
  */
-export function renderValue(store: GraphStore, v: Value): JsonValue {
+function renderValue(store: GraphStore, v: Value): JsonValue {
   if (v === null) return null;
   switch (typeof v) {
     case "boolean":

@@ -1,7 +1,8 @@
 import { EmbedderError } from "./embedder.js";
 import type { Embedder } from "./embedder.js";
 import { l2Normalize } from "./l2-normalize.js";
-import { backoffMs, DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
+import { backoffDelay } from "../../platform/util/backoff.js";
+import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryAfterMs } from "./retry-policy.js";
 import type { RetryPolicy } from "./retry-policy.js";
 
 export interface OpenAIEmbedderConfig {
@@ -80,7 +81,7 @@ class OpenAIEmbedder implements Embedder {
       const outcome = await this.request(input);
       if (outcome.ok) return outcome.vectors;
       if (!outcome.error.retryable || attempt >= this.retry.maxRetries) throw outcome.error;
-      const wait = Math.min(this.retry.maxDelayMs, outcome.retryAfterMs ?? backoffMs(attempt, this.retry));
+      const wait = Math.min(this.retry.maxDelayMs, outcome.retryAfterMs ?? backoffDelay(attempt + 1, this.retry.baseDelayMs, this.retry.maxDelayMs));
       await this.sleep(wait);
     }
   }

@@ -1,7 +1,7 @@
 export interface RetryPolicy {
   /** Retries after the first attempt; default 3. */
   maxRetries: number;
-  /** First backoff; doubles per retry, with full jitter; default 500 ms. */
+  /** Ceiling of the first backoff; doubles per retry, with full jitter (platform/util/backoff.ts); default 500 ms. */
   baseDelayMs: number;
   /** Cap for one backoff and for a server's Retry-After; default 20 s. */
   maxDelayMs: number;
@@ -20,10 +20,4 @@ export function retryAfterMs(header: string | null, now: number): number | undef
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Exponential backoff with full jitter (AWS style), so concurrent clients spread out. */
-export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.round(random() * ceiling);
 }

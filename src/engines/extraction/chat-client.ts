@@ -19,7 +19,7 @@ export interface ChatMessage {
 
 export type ChatResult = { readonly ok: true; readonly content: string } | { readonly ok: false; readonly reason: string };
 
-export function chatCompletionsUrl(baseUrl: string): string {
+function chatCompletionsUrl(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, "");
   return /\/v\d+$/.test(trimmed) ? `${trimmed}/chat/completions` : `${trimmed}/v1/chat/completions`;
 }
@@ -65,6 +65,7 @@ export function parseJsonObject(content: string): { ok: true; value: Record<stri
     if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, reason: "not_an_object" };
     return { ok: true, value: value as Record<string, unknown> };
   } catch {
+    // The model's reply is not JSON: reported to the caller as a reason, the parser's message adds nothing.
     return { ok: false, reason: "invalid_json" };
   }
 }

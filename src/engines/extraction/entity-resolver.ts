@@ -76,7 +76,7 @@ function identifierOf(person: StoredPerson): string | null {
   return handle === undefined ? null : `@${handle.slice("handle:".length)}`;
 }
 
-export class ScopedEntityResolver implements EntityResolver {
+class ScopedEntityResolver implements EntityResolver {
   readonly scope: ResolutionScope;
   readonly #key: string;
   readonly #aliases: AliasTable;

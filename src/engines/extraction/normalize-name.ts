@@ -4,12 +4,12 @@
 const TITLES = new Set(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "madam", "dame"]);
 
 /** Removes diacritics, keeping the base letters ("Núñez" -> "Nunez"). */
-export function stripDiacritics(value: string): string {
+function stripDiacritics(value: string): string {
   return value.normalize("NFKD").replace(/\p{M}+/gu, "");
 }
 
 /** Drops a trailing possessive: "Ada's", "Ada’s", "James'" -> "Ada", "James". */
-export function stripPossessive(value: string): string {
+function stripPossessive(value: string): string {
   return value.replace(/(?:['’]s|(?<=s)['’])$/iu, "");
 }
 

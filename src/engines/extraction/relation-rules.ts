@@ -22,7 +22,7 @@ export interface RelationRule {
   readonly sentence?: RegExp;
 }
 
-export function inGroup(kind: MentionKind, group: KindGroup): boolean {
+function inGroup(kind: MentionKind, group: KindGroup): boolean {
   switch (group) {
     case "actor":
       return kind === "person" || kind === "email" || kind === "mention";
@@ -42,7 +42,7 @@ export function inGroup(kind: MentionKind, group: KindGroup): boolean {
 const ROLE =
   "engineer|developer|manager|ceo|cto|cfo|coo|founder|co-founder|designer|intern|director|lead|head|employee|consultant|professor|student|researcher|scientist|analyst|vp|president|nurse|doctor|teacher|volunteer";
 
-export const RELATION_RULES: readonly RelationRule[] = [
+const RELATION_RULES: readonly RelationRule[] = [
   { predicate: "reports_to", from: "actor", to: "actor", pattern: /\breport(?:s|ed|ing)? (?:directly )?to\b/, confidence: 0.8 },
   { predicate: "assigned_to", from: "ticket", to: "actor", pattern: /\b(?:is |was |been |got )?(?:re)?assigned (?:to\b)?|\bassignee is\b/, confidence: 0.85 },
   { predicate: "assigned_to", from: "ticket", to: "actor", pattern: /^to$/, confidence: 0.75, sentence: /\bassign/i },

@@ -5,7 +5,7 @@ import type { SyncWindow } from "./provider.js";
  * was written just before a cursor was taken (clock skew, eventual consistency at the provider) are
  * caught by the next pull; re-read objects cost a hash comparison, not an embedding.
  */
-export const PULL_OVERLAP_MS = 30 * 60_000;
+const PULL_OVERLAP_MS = 30 * 60_000;
 
 /**
  * The pull window of providers whose cursors are ISO timestamps (GitHub, Linear, Notion, Gmail):

@@ -1,9 +1,9 @@
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { ProviderDescriptor } from "./provider.js";
 
-export const MAX_CUSTOM_INSTRUCTIONS = 4000;
-export const DEFAULT_LOOKBACK_DAYS = 30;
-export const MAX_LOOKBACK_DAYS = 3650;
+const MAX_CUSTOM_INSTRUCTIONS = 4000;
+const DEFAULT_LOOKBACK_DAYS = 30;
+const MAX_LOOKBACK_DAYS = 3650;
 export const MAX_RESOURCE_METADATA_BYTES = 16 * 1024;
 export const MAX_RESOURCE_ADDITIONAL_BYTES = 1024;
 

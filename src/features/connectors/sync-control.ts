@@ -6,10 +6,10 @@ import { connectorNotFound } from "./service.js";
 import { ConnectorStore, type ConnectorRow } from "./store.js";
 
 /** A scheduled cycle runs the id-only deletion reconciliation at most this often; on-demand syncs always do. */
-export const RECONCILE_EVERY_MS = 24 * 3_600_000;
+const RECONCILE_EVERY_MS = 24 * 3_600_000;
 const SCHEDULE_BATCH = 100;
 
-export const workflowIdOf = (connectorId: string): string => `connector-sync-${connectorId}`;
+const workflowIdOf = (connectorId: string): string => `connector-sync-${connectorId}`;
 
 /**
  * Starting runs: the on-demand sync (409 while one is queued or running, paused or waiting for

@@ -1,7 +1,7 @@
 import { appDrafts } from "../ingestion/ingest-input.js";
 import type { IngestService } from "../ingestion/service.js";
 import type { ContextEditService } from "../items/edit-service.js";
-import { backoffDelay } from "../../platform/jobs/backoff.js";
+import { backoffDelay } from "../../platform/util/backoff.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { CredentialVault } from "./credentials.js";

@@ -10,7 +10,7 @@ const json = (text: string | null): unknown => (text === null ? null : (JSON.par
  * paused, no resources -> pending_setup, a run in progress -> syncing, a resource never pulled
  * (empty provider_cursor) -> ingesting, otherwise active.
  */
-export function lifecycleOf(c: ConnectorRow, resources: readonly ResourceRow[]): Lifecycle {
+function lifecycleOf(c: ConnectorRow, resources: readonly ResourceRow[]): Lifecycle {
   if (c.needs_reauth === 1) return "reconnect";
   if (c.paused === 1) return "paused";
   if (resources.length === 0) return "pending_setup";

@@ -26,7 +26,7 @@ function aliasKeysOf(person: StoredPerson): string[] {
 }
 
 /** Every alias key a lookup for these identities may touch. */
-export function candidateKeys(hints: readonly IdentityHint[]): string[] {
+function candidateKeys(hints: readonly IdentityHint[]): string[] {
   const keys = new Set<string>();
   for (const hint of hints) {
     const email = hint.email ? normalizeEmail(hint.email) : "";

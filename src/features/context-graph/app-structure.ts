@@ -6,7 +6,7 @@ import type { IdentityHint } from "./alias-store.js";
 // received, was assigned, authored or was mentioned, its comments and attachments.
 
 /** A participant as a person; opaque account ids (Slack U0123) serve as handles. */
-export function personOf(p: Participant): AppPerson {
+function personOf(p: Participant): AppPerson {
   const handle = p.handle ?? (p.name === undefined && p.email === undefined ? p.id : undefined);
   return { name: p.name ?? null, email: p.email ?? null, handle: handle ?? null };
 }

@@ -1,5 +1,4 @@
 // Public surface of the context graph for other subsystems (query): graph context and the
 // items connected to an answer. Building and the HTTP reads are wired in app.ts.
 export { GraphContextProvider } from "./graph-context.js";
-export type { GraphContext, GraphContextRequest, PathTriplet, RelatedItem, RelatedItemsRequest, RetrievedChunk, ScoredPath } from "./graph-context.js";
-export type { WireRelation, WireTriplet } from "./wire.js";
+export type { GraphContextRequest, RetrievedChunk } from "./graph-context.js";

@@ -13,7 +13,7 @@ export interface ItemLink {
 }
 
 /** Plain `relations.ids` carry no type of their own: they are references. */
-export const DEFAULT_RELATION_TYPE = "references";
+const DEFAULT_RELATION_TYPE = "references";
 
 /** Fields that place an item under a container when no explicit parent is given. */
 const CONTAINER_FIELDS = ["project_id", "project", "database_id", "database", "space_id", "folder_id"] as const;
@@ -25,6 +25,7 @@ export function appItemOf(item: ItemRow): NormalizedAppItem | null {
   try {
     raw = JSON.parse(item.content);
   } catch {
+    // Stored content that is not JSON is not an app item: no links to read from it.
     return null;
   }
   const read = validateAppItem(raw);
@@ -36,6 +37,7 @@ function relationIdsOf(item: ItemRow): string[] {
     const parsed = JSON.parse(item.relations) as { ids?: unknown };
     return Array.isArray(parsed.ids) ? parsed.ids.filter((id): id is string => typeof id === "string" && id.length > 0) : [];
   } catch {
+    // Relations that are not JSON name no ids: the item simply links to nothing.
     return [];
   }
 }
@@ -44,6 +46,7 @@ function declaresList(item: ItemRow): boolean {
   try {
     return Array.isArray((JSON.parse(item.content ?? "{}") as { relations?: unknown }).relations);
   } catch {
+    // Content that is not JSON declares no relations list.
     return false;
   }
 }

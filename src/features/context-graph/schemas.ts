@@ -5,7 +5,7 @@ import { Type, type TSchema } from "@sinclair/typebox";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-export const EntitySchema = Type.Object({
+const EntitySchema = Type.Object({
   name: Type.String(),
   type: Type.String(),
   namespace: Type.String(),
@@ -14,7 +14,7 @@ export const EntitySchema = Type.Object({
   provider: Type.Optional(Type.String()),
 });
 
-export const RelationSchema = Type.Object({
+const RelationSchema = Type.Object({
   canonical_predicate: Type.String(),
   raw_predicate: Type.String(),
   context: Type.String(),
@@ -28,7 +28,7 @@ export const RelationSchema = Type.Object({
   synthesized: Type.Optional(Type.Boolean()),
 });
 
-export const TripletSchema = Type.Object({
+const TripletSchema = Type.Object({
   source: EntitySchema,
   target: EntitySchema,
   relations: Type.Array(RelationSchema),

@@ -38,7 +38,7 @@ export interface Subgraph {
 }
 
 /** Structural triplets returned around the members at most; beyond, `auxiliary_truncated`. */
-export const MAX_AUXILIARY = 500;
+const MAX_AUXILIARY = 500;
 
 const timeOf = (item: GraphItem): number => item.item_timestamp ?? item.created_at;
 
@@ -96,7 +96,7 @@ async function memberRelations(db: Executor, s: TraversalScope, items: readonly 
   return [...out, ...threadTriplets(items)];
 }
 
-export const emptySubgraph = (id: string): Subgraph => ({
+const emptySubgraph = (id: string): Subgraph => ({
   success: true,
   message: "no item with this id is visible in this graph",
   seed_source_id: id,

@@ -37,7 +37,7 @@ function toEntity(row: EntityRow | undefined, id: string): GraphEntity {
 }
 
 /** Entities of one graph by id. */
-export async function entitiesById(db: Executor, s: TraversalScope, ids: Iterable<string>): Promise<Map<string, GraphEntity>> {
+async function entitiesById(db: Executor, s: TraversalScope, ids: Iterable<string>): Promise<Map<string, GraphEntity>> {
   const list = [...new Set(ids)];
   const out = new Map<string, GraphEntity>();
   for (let i = 0; i < list.length; i += 500) {

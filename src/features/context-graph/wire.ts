@@ -17,7 +17,7 @@ export interface WireTriplet {
 }
 
 /** An item as a graph endpoint: a SOURCE entity whose entity_id is the item's public id. */
-export function sourceEntity(item: GraphItem): GraphEntity {
+function sourceEntity(item: GraphItem): GraphEntity {
   const entity: GraphEntity = { name: item.title, type: "SOURCE", namespace: "sources", entity_id: item.source_id, identifier: item.app_external_id };
   return item.app_provider === null ? entity : { ...entity, provider: item.app_provider };
 }

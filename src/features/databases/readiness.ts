@@ -6,7 +6,7 @@ import { JobStore } from "../../platform/jobs/job-store.js";
 import { ReadinessStore } from "./readiness-store.js";
 
 /** A due job older than this, with no job worker in this process, means nobody drains the queue. */
-export const SCHEDULER_STALL_MS = 60_000;
+const SCHEDULER_STALL_MS = 60_000;
 
 export interface ReadinessProbes {
   /** This process claims jobs (started, not stopping, WORKERS > 0). */
@@ -64,6 +64,7 @@ async function probe(check: () => Promise<boolean>): Promise<boolean> {
   try {
     return await check();
   } catch {
+    // The failure is the answer: the flag reads false in the response, as documented above.
     return false;
   }
 }

@@ -3,7 +3,7 @@ import type { FeedbackBodyType, RATINGS, SOURCES } from "./schemas.js";
 export type Rating = (typeof RATINGS)[number];
 export type FeedbackSource = (typeof SOURCES)[number];
 
-export const MAX_FEEDBACK_CHARS = 8000;
+const MAX_FEEDBACK_CHARS = 8000;
 
 export interface GroundTruth {
   answer?: string;
@@ -29,7 +29,7 @@ const isBlank = (s: string | null | undefined): boolean => s === null || s === u
  * trimmed, blank ids dropped and duplicates collapsed (first occurrence kept).
  * null when nothing usable is left.
  */
-export function normalizeGroundTruth(raw: FeedbackBodyType["ground_truth"]): GroundTruth | null {
+function normalizeGroundTruth(raw: FeedbackBodyType["ground_truth"]): GroundTruth | null {
   if (!raw) return null;
   const result: GroundTruth = {};
   if (!isBlank(raw.answer)) result.answer = raw.answer ?? "";

@@ -7,7 +7,7 @@ const name = Type.String({ minLength: 1 });
 export const RATINGS = ["positive", "negative", "neutral"] as const;
 export const SOURCES = ["user", "agent"] as const;
 
-export const GroundTruthBody = Type.Object({
+const GroundTruthBody = Type.Object({
   answer: optional(Type.String()),
   source_ids: optional(Type.Array(Type.String())),
 });

@@ -19,7 +19,7 @@ type Encoded = string | boolean | number | { f: number | string } | { i: string 
 
 const SPECIAL_FLOATS: Readonly<Record<string, number>> = { NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity, "-0": -0 };
 
-export function encodeValue(v: PropertyValue): Encoded {
+function encodeValue(v: PropertyValue): Encoded {
   switch (typeof v) {
     case "string":
     case "boolean":
@@ -38,7 +38,7 @@ export function encodeValue(v: PropertyValue): Encoded {
   return v.map(encodeValue);
 }
 
-export function decodeValue(e: unknown): PropertyValue {
+function decodeValue(e: unknown): PropertyValue {
   if (typeof e === "string" || typeof e === "boolean") return e;
   if (typeof e === "number") {
     if (!Number.isSafeInteger(e)) throw new Error(`stored integer ${e} is not exact`);

@@ -17,7 +17,7 @@ const HARD_DEADLINE_GRACE_MS = 1_000;
 export const collectionKey = (databaseId: string, name: string): string => `${databaseId}\u0000${name}`;
 
 /** A failure inside a worker, as the error the client gets. */
-export function failureError(f: WorkerFailure): Error {
+function failureError(f: WorkerFailure): Error {
   switch (f.kind) {
     case "timeout":
       return new AppError("QUERY_TIMEOUT", f.message);

@@ -15,7 +15,7 @@ import {
 import type { GraphAreaService } from "./service.js";
 
 /** Spec limit for graph-area request bodies; above it 413 in this area's {detail} shape. */
-export const GRAPH_BODY_LIMIT_BYTES = 256 * 1024;
+const GRAPH_BODY_LIMIT_BYTES = 256 * 1024;
 
 const tags = ["Graph (bring-your-own-graph)"];
 // Errors use {detail: {success: false, message, error_code}}; a missing or invalid key is 403.

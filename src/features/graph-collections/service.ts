@@ -11,7 +11,7 @@ import { QueryWorkerPool } from "./worker-pool.js";
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-export function validateCollectionName(name: string): string {
+function validateCollectionName(name: string): string {
   if (!COLLECTION_NAME.test(name)) {
     throw invalidInput(`Invalid collection name '${name}': use 1-64 letters, digits, '_' or '-', starting with a letter or digit`);
   }
@@ -54,7 +54,7 @@ export interface GraphAreaSettings extends QueryLimits {
 const HEAP_BYTES_PER_LIST_ELEMENT = 64;
 
 /** The longest list a worker of this heap size builds safely. */
-export function listLengthForHeap(workerMemoryMb: number): number {
+function listLengthForHeap(workerMemoryMb: number): number {
   return Math.floor((workerMemoryMb * 1024 * 1024) / HEAP_BYTES_PER_LIST_ELEMENT);
 }
 

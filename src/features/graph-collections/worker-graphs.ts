@@ -157,7 +157,7 @@ function render(graph: CollectionGraph, result: ReturnType<typeof executeCypher>
 // What V8 throws when a value outgrows the stack or its own size limits: a query too large to run.
 const TOO_LARGE = /call stack|invalid (string|array|typed array) length|maximum bigint size|maximum size/i;
 
-export function classify(err: unknown): WorkerFailure {
+function classify(err: unknown): WorkerFailure {
   if (err instanceof CypherError) {
     if (err.type === "TimeoutError") return { kind: "timeout", message: err.message };
     if (err.type === "ResourceLimitError") return { kind: "too-large", message: err.message };

@@ -64,5 +64,3 @@ export type WorkerReply =
   | { readonly type: "result"; readonly id: number; readonly rows: RenderedRows }
   | { readonly type: "changes"; readonly id: number; readonly rows: RenderedRows; readonly changes: ChangeRows }
   | { readonly type: "failed"; readonly id: number; readonly failure: WorkerFailure };
-
-export type ReplyTo<T extends WorkerReply["type"]> = Extract<WorkerReply, { type: T }>;

@@ -40,6 +40,7 @@ export function certainlyWrites(query: string): boolean {
   try {
     return queryWrites(parseQuery(query));
   } catch {
+    // A query that does not parse is treated as a read: the read path reports the engine's error.
     return false;
   }
 }

@@ -26,7 +26,7 @@ const filesPart = Type.Array(Type.String({ format: "binary" }), {
   description: "knowledge files (PDF, DOCX, Markdown, CSV, TXT); part name files (or documents)",
 });
 
-export const IngestMultipart = Type.Object({
+const IngestMultipart = Type.Object({
   ...scope,
   ...common,
   files: Type.Optional(filesPart),
@@ -38,7 +38,7 @@ export const IngestMultipart = Type.Object({
   acl: Type.Optional(Type.String({ description: "principals allowed to read the items: a JSON array or a comma-separated list" })),
 });
 
-export const IngestJson = Type.Object({
+const IngestJson = Type.Object({
   ...scope,
   ...common,
   app_knowledge: Type.Optional(

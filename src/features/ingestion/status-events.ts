@@ -16,5 +16,3 @@ export interface StatusChange {
  * records (a webhook delivery) commits or rolls back together with the status itself.
  */
 export type StatusListener = (tx: Executor, change: StatusChange) => Promise<void>;
-
-export const TERMINAL_STATUSES: ReadonlySet<IndexingStatus> = new Set(["completed", "errored"]);

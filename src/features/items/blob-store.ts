@@ -21,10 +21,16 @@ export interface BlobStore {
   deleteDatabase(tx: Executor, database: BlobOwner): Promise<void>;
 }
 
+/** Where a stored file that cannot be read is reported (the server's logger). */
+interface BlobLogger {
+  warn(obj: object, msg: string): void;
+}
+
 class FileBlobStore implements BlobStore {
   constructor(
     private readonly store: Store,
     private readonly dir: string,
+    private readonly log: BlobLogger,
   ) {}
 
   private path(databaseId: string, id: string): string {
@@ -45,7 +51,9 @@ class FileBlobStore implements BlobStore {
     if (!row) return null;
     try {
       return readFileSync(this.path(row.database_id, id));
-    } catch {
+    } catch (err) {
+      // The row says the file exists: a missing or unreadable file is damage worth a log line.
+      this.log.warn({ err, blobId: id, databaseId: row.database_id }, "a stored file could not be read; answered as not found");
       return null;
     }
   }
@@ -86,6 +94,6 @@ class RowBlobStore implements BlobStore {
   }
 }
 
-export function createBlobStore(store: Store, dataDir: string): BlobStore {
-  return store.backend === "postgres" ? new RowBlobStore(store) : new FileBlobStore(store, join(dataDir, "blobs"));
+export function createBlobStore(store: Store, dataDir: string, log: BlobLogger): BlobStore {
+  return store.backend === "postgres" ? new RowBlobStore(store) : new FileBlobStore(store, join(dataDir, "blobs"), log);
 }

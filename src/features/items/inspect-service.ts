@@ -35,7 +35,7 @@ const MIME_BY_TYPE: Record<string, string> = {
   txt: "text/plain; charset=utf-8",
 };
 
-export const contentTypeOf = (item: ItemRow): string =>
+const contentTypeOf = (item: ItemRow): string =>
   item.file_mime && item.file_mime !== "application/octet-stream" ? item.file_mime : (MIME_BY_TYPE[item.type] ?? "application/octet-stream");
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

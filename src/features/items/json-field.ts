@@ -9,7 +9,7 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeo
  * `rejectNativeObject`: an object sent where a JSON string is required (app_knowledge) is 422.
  */
 /** A JSON-encoded field (multipart text): depth-checked before parsing, 400 when unreadable. */
-export function parseJsonField(name: string, text: string): unknown {
+function parseJsonField(name: string, text: string): unknown {
   const result = parseJsonBounded(text);
   if (result.ok) return result.value;
   throw invalidInput(result.reason === "too_deep" ? tooDeepMessage(`'${name}'`) : `'${name}' is not valid JSON`);

@@ -63,7 +63,7 @@ export interface ListQuery {
 const FORBIDDEN_FIELDS = new Set(["content", "url", "attachments"]);
 const LEGACY_FIELDS: Record<string, KnowledgeField> = { tenant_metadata: "metadata", document_metadata: "additional_metadata" };
 const STRING_SOURCE_FIELDS = ["type", "title", "description", "url"] as const;
-export const DEFAULT_MAX_COMMENTS = 20;
+const DEFAULT_MAX_COMMENTS = 20;
 
 /** A filter namespace and its deprecated alias merged key by key; the canonical value wins. */
 function mergeNamespace(req: FastifyRequest, filters: Record<string, unknown>, canonical: string, legacy: string): Record<string, unknown> {

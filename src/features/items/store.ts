@@ -8,7 +8,7 @@ export type ItemRow = ContextItemsTable;
 export type ChunkRow = Omit<ContextChunksTable, "chunk_key"> & { chunk_key: number };
 
 /** States an item never leaves (for its generation): only an upsert starts it over. */
-export const TERMINAL_STATUSES: readonly IndexingStatus[] = ["completed", "errored"];
+const TERMINAL_STATUSES: readonly IndexingStatus[] = ["completed", "errored"];
 
 export interface ChunkInsert {
   chunk_uuid: string;

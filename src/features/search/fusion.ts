@@ -22,7 +22,7 @@ export interface Fused {
  * over the candidates, phrase matches as 1) and combines them with weights. Chunks missing
  * from a list get 0 from it.
  */
-export function normalise(list: RankedList): Map<number, number> {
+function normalise(list: RankedList): Map<number, number> {
   const out = new Map<number, number>();
   if (list.hits.length === 0) return out;
   const scores = list.hits.map((h) => h.score);

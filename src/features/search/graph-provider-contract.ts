@@ -36,9 +36,3 @@ export interface GraphProvider {
 }
 
 export const emptyGraphContext = (): GraphContext => ({ query_paths: [], chunk_relations: [], chunk_id_to_group_ids: {} });
-
-/** Until a graph is available: empty context, no related items. */
-export const NO_GRAPH: GraphProvider = {
-  graphContextFor: async () => emptyGraphContext(),
-  relatedItems: async () => [],
-};

@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 
 const name = Type.String({ minLength: 1, maxLength: 128 });
 
@@ -29,5 +29,3 @@ export const QueryBody = Type.Object({
   ),
   acl: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 }), Type.String(), Type.Null()])),
 });
-
-export type QueryBodyType = Static<typeof QueryBody>;

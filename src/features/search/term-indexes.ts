@@ -4,6 +4,10 @@ import { TermStore, type TermScope } from "./term-store.js";
 
 export type { TermScope };
 
+interface Logger {
+  warn(obj: object, msg: string): void;
+}
+
 interface Entry {
   readonly index: InvertedIndex;
   /** Serialises loading and catching up, so two queries never add the same chunks twice. */
@@ -39,6 +43,7 @@ export class TermIndexes {
 
   constructor(
     private readonly store: Store,
+    private readonly log: Logger,
     readonly maxPostings = 50_000_000,
     private readonly now: () => number = Date.now,
   ) {}
@@ -100,8 +105,11 @@ export class TermIndexes {
         });
         await entry.sync;
       }
-    } catch {
-      // the next reconcile tries again
+    } catch (err) {
+      this.log.warn(
+        { err, databaseId: scope.databaseId, corpus: scope.corpus, collection: scope.collection },
+        "search index reconcile failed; the next one tries again",
+      );
     } finally {
       entry.lastReconcile = this.now();
       entry.reconciling = false;

@@ -9,7 +9,7 @@ const tags = ["System"];
 export function registerSystemRoutes(app: App, store: Store): void {
   app.get("/healthz", { config, schema: { tags } }, async () => ({ status: "ok" }));
 
-  app.get("/readyz", { config, schema: { tags } }, async (_req, reply) => {
+  app.get("/readyz", { config, schema: { tags } }, async (req, reply) => {
     try {
       await store.ping();
       if (!(await isMigrated(store))) return reply.code(503).send({ status: "migrating", backend: store.backend });
@@ -19,13 +19,15 @@ export function registerSystemRoutes(app: App, store: Store): void {
         try {
           await store.probeWrite();
           store.health.recovered();
-        } catch {
+        } catch (err) {
+          req.log.warn({ err }, "readiness: the store still refuses writes");
           const now = store.health.current ?? failure;
           return reply.code(503).send({ status: "store not writable", backend: store.backend, reason: now.reason, since: new Date(now.since).toISOString() });
         }
       }
       return { status: "ready", backend: store.backend };
-    } catch {
+    } catch (err) {
+      req.log.warn({ err }, "readiness: the store is unreachable");
       return reply.code(503).send({ status: "store unreachable", backend: store.backend });
     }
   });

@@ -1,4 +1,4 @@
-import { backoffDelay } from "../../platform/jobs/backoff.js";
+import { backoffDelay } from "../../platform/util/backoff.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Store } from "../../platform/store/db.js";
 import type { WebhookDeliveryStatus } from "../../platform/store/schema.js";

@@ -9,8 +9,6 @@ import { WebhookService } from "./service.js";
 import { TargetGuard } from "./target-guard.js";
 
 export { WebhookOutbox } from "./outbox.js";
-export type { IndexingStatusChange } from "./outbox.js";
-
 export interface Webhooks {
   readonly outbox: WebhookOutbox;
   readonly service: WebhookService;

@@ -22,7 +22,7 @@ const TERMINAL: Readonly<Record<string, string>> = {
   failed: "failed",
 };
 
-export const terminalStatusOf = (status: string): string | null => TERMINAL[status.trim().toLowerCase()] ?? null;
+const terminalStatusOf = (status: string): string | null => TERMINAL[status.trim().toLowerCase()] ?? null;
 
 /**
  * The webhook outbox. The ingestion pipeline calls recordStatusChange with the

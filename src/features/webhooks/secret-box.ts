@@ -51,6 +51,7 @@ export class SecretBox {
       decipher.setAuthTag(tag);
       return { ok: true, secret: Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString("utf8") };
     } catch {
+      // GCM refuses the tag only when the key differs (or the value was altered): that is the reason given.
       return { ok: false, reason: `the secret was sealed with a different ${this.keyName}` };
     }
   }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 
-export const MIN_SECRET_LENGTH = 16;
-export const MAX_SECRET_LENGTH = 512;
+const MIN_SECRET_LENGTH = 16;
+const MAX_SECRET_LENGTH = 512;
 
 /** `sha256=` and the lowercase hex HMAC-SHA256 of the exact body bytes sent. */
 export function signatureOf(body: Uint8Array, secret: string): string {

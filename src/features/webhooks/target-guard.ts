@@ -10,7 +10,7 @@ export interface ResolvedAddress {
 /** DNS resolution, injectable so a test can stand in for a third-party DNS answer. */
 export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
 
-export const systemResolver: Resolver = async (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+const systemResolver: Resolver = async (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /** A target that passed every check: connect to `address`, never to a fresh lookup of the name. */
 export interface CheckedTarget {
@@ -49,6 +49,7 @@ export class TargetGuard {
     try {
       url = new URL(raw, base);
     } catch {
+      // The refusal tells the caller what is wrong; the URL parser's message says no more.
       return refused("not a valid absolute URL");
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") return refused(`scheme '${url.protocol}' is not allowed; use https`);

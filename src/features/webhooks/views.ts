@@ -64,7 +64,7 @@ export function decodeCursor(raw: string | undefined | null): { createdAt: numbe
       return { createdAt: parsed[0], id: parsed[1] };
     }
   } catch {
-    // fall through
+    // Not base64url JSON: refused below, as every malformed cursor is.
   }
   throw invalidInput("'cursor' is not a cursor returned by this endpoint");
 }

@@ -18,7 +18,6 @@ export class AppError extends Error {
 
 export const invalidInput = (message: string): AppError => new AppError("INVALID_INPUT", message);
 export const validationError = (message: string): AppError => new AppError("VALIDATION_ERROR", message);
-export const unauthorized = (message = "Missing or invalid API key"): AppError => new AppError("UNAUTHORIZED", message);
 export const forbidden = (message: string): AppError => new AppError("FORBIDDEN", message);
 export const databaseNotFound = (name: string): AppError => new AppError("DATABASE_NOT_FOUND", `Database '${name}' not found`);
 export const databaseExists = (name: string): AppError => new AppError("DATABASE_ALREADY_EXISTS", `Database '${name}' already exists`);
@@ -26,5 +25,3 @@ export const rateLimited = (retryAfterSeconds: number): AppError =>
   new AppError("RATE_LIMITED", `Rate limit exceeded; retry in ${retryAfterSeconds} seconds`, {
     "Retry-After": String(retryAfterSeconds),
   });
-export const internalError = (message = "Internal server error"): AppError => new AppError("INTERNAL_ERROR", message);
-export const serviceUnavailable = (message: string): AppError => new AppError("SERVICE_UNAVAILABLE", message);

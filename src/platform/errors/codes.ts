@@ -55,7 +55,3 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export function statusOf(code: ErrorCode): number {
   return ERROR_STATUS[code];
 }
-
-export function isErrorCode(value: string): value is ErrorCode {
-  return Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
-}

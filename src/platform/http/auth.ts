@@ -9,11 +9,11 @@ const BEARER_EXPECTED = "expected 'Authorization: Bearer <API_KEY>'";
 const BEARER = /^Bearer ([^\s"']+)$/;
 
 /** Every 401/403 says where keys come from: a new user's first request is usually one. */
-export const HOW_TO_GET_A_KEY =
+const HOW_TO_GET_A_KEY =
   "The first start of a store without organizations prints a key in its startup output; " +
   "otherwise create one with the CLI: `context-store key create` (add --org <org-id> when there are several organizations)";
 
-export function presentedKey(header: string | undefined): string | null {
+function presentedKey(header: string | undefined): string | null {
   if (!header) return null;
   const match = BEARER.exec(header);
   return match?.[1] ?? null;

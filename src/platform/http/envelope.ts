@@ -14,7 +14,7 @@ export interface Meta {
   deprecation?: unknown[];
 }
 
-export function buildMeta(req: FastifyRequest): Meta {
+function buildMeta(req: FastifyRequest): Meta {
   const elapsed = Number(process.hrtime.bigint() - req.state.startedAt) / 1e6;
   const meta: Meta = { request_id: req.id, latency_ms: Math.round(elapsed * 1000) / 1000, api_version: API_VERSION };
   if (req.state.database !== null) {

@@ -9,7 +9,7 @@ import { errorEnvelope, legacyError } from "./envelope.js";
  * errors (bad JSON, schema violations, oversized bodies) become 4xx codes; anything
  * unexpected is logged and answered 500 INTERNAL_ERROR without internals.
  */
-export function toAppError(err: unknown): AppError {
+function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const fe = err as Partial<FastifyError> & { validation?: unknown };
   if (fe.validation) {
@@ -39,7 +39,7 @@ export function toAppError(err: unknown): AppError {
   return new AppError("INTERNAL_ERROR", "Internal server error");
 }
 
-export function renderError(req: FastifyRequest, reply: FastifyReply, appError: AppError): FastifyReply {
+function renderError(req: FastifyRequest, reply: FastifyReply, appError: AppError): FastifyReply {
   for (const [k, v] of Object.entries(appError.headers)) void reply.header(k, v);
   const shape = req.routeOptions.config?.shape ?? "envelope";
   const body = shape === "envelope" ? errorEnvelope(req, appError.code, appError.message) : legacyError(appError.code, appError.message);

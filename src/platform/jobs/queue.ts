@@ -1,7 +1,7 @@
 import { afterCommit } from "../store/after-commit.js";
 import type { Executor, Store } from "../store/db.js";
 import { newId } from "../util/ids.js";
-import { backoffDelay } from "./backoff.js";
+import { backoffDelay } from "../util/backoff.js";
 import { JOB_CATALOG, JOB_KINDS, type JobKind, type JobPayload, isJobKind } from "./catalog.js";
 import { JobStore, type JobChange, type JobRow } from "./job-store.js";
 

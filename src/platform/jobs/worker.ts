@@ -1,6 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { BackgroundGate } from "./background-gate.js";
 import { JOB_CATALOG, type JobKind, type JobPayload } from "./catalog.js";
+import { backoffDelay } from "../util/backoff.js";
 import { Coalescer } from "../util/coalescer.js";
 import type { ClaimedJob, JobQueue } from "./queue.js";
 
@@ -41,8 +42,10 @@ interface Running {
 
 class JobTimeout extends Error {}
 
-/** Delays between attempts to record a job's failure in a store that refused the first one. */
-const FAIL_RECORD_RETRIES = [100, 400, 1_000];
+/** Quick retries of recording a job's failure in a store that refused the first one: how many, and their backoff (base, cap). */
+const FAIL_RECORD_RETRIES = 3;
+const FAIL_RECORD_BACKOFF_MS = 200;
+const FAIL_RECORD_BACKOFF_MAX_MS = 1_000;
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -114,7 +117,9 @@ export class JobWorker {
     await Promise.race([Promise.allSettled([...this.running.values()].map((r) => r.done)), deadline]);
     for (const r of this.running.values()) {
       r.abort.abort();
-      await this.queue.release(r.job).catch(() => false);
+      await this.queue.release(r.job).catch((err: unknown) => {
+        this.options.logger.warn({ jobId: r.job.id, kind: r.job.kind, err }, "releasing a job at shutdown failed; it is retried once its lease expires");
+      });
     }
     if (this.heartbeat) clearInterval(this.heartbeat);
   }
@@ -142,7 +147,7 @@ export class JobWorker {
       for (const job of claimed) this.launch(job);
       if (schedules && Date.now() - lastSchedule >= this.queue.scheduleCheckMs) {
         lastSchedule = Date.now();
-        await this.queue.scheduleRecurring().catch(() => undefined);
+        await this.queue.scheduleRecurring().catch((err: unknown) => this.options.logger.warn({ err }, "scheduling failed"));
       }
       if (claimed.length === 0 || free < slots || this.running.size >= this.options.concurrency) await this.idle();
     }
@@ -214,18 +219,20 @@ export class JobWorker {
       try {
         return await this.queue.fail(job, message);
       } catch (err) {
-        if (attempt >= FAIL_RECORD_RETRIES.length) {
+        if (attempt >= FAIL_RECORD_RETRIES) {
           this.options.logger.warn({ jobId: job.id, kind: job.kind, err }, "recording a job failure failed; the job is retried once its lease expires");
           return "lost";
         }
-        await new Promise((resolve) => setTimeout(resolve, FAIL_RECORD_RETRIES[attempt]));
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt + 1, FAIL_RECORD_BACKOFF_MS, FAIL_RECORD_BACKOFF_MAX_MS)));
       }
     }
   }
 
   private async extendLeases(): Promise<void> {
     for (const r of this.running.values()) {
-      await this.queue.extendLease(r.job, this.options.leaseMs).catch(() => false);
+      await this.queue.extendLease(r.job, this.options.leaseMs).catch((err: unknown) => {
+        this.options.logger.warn({ jobId: r.job.id, kind: r.job.kind, err }, "extending a job's lease failed; the next heartbeat tries again");
+      });
     }
   }
 }

@@ -4,6 +4,8 @@ export interface SchemaMigrationsTable {
   version: number;
   name: string;
   applied_at: number;
+  /** SHA-256 of the statements applied (migrations/checksum.ts); null until migrate() fills it in. */
+  checksum: string | null;
 }
 
 export interface SettingsTable {

@@ -8,9 +8,9 @@
 /** Database and collection names. */
 export const NAME_MAX_LENGTH = 128;
 /** Item ids (source ids, memory ids); long enough for `<repo>/<relative path>`. */
-export const ID_MAX_LENGTH = 512;
+const ID_MAX_LENGTH = 512;
 /** Keys of `metadata` and `additional_metadata` (top level). */
-export const KEY_MAX_LENGTH = 256;
+const KEY_MAX_LENGTH = 256;
 
 // C0 and C1 controls and DEL; U+202A-U+202E embeddings/overrides and U+2066-U+2069 isolates.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point

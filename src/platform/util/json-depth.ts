@@ -5,7 +5,7 @@
  */
 
 /** Deepest array/object nesting accepted in a request body or a JSON-encoded field. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -42,6 +42,7 @@ export function parseJsonBounded(text: string, limit: number = MAX_JSON_DEPTH): 
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
+    // Malformed JSON is the answer; callers word the message for their input.
     return { ok: false, reason: "malformed" };
   }
 }

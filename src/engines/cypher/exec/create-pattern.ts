@@ -5,7 +5,7 @@ import type { PropertyValue, Value } from "../values/value.js";
 import type { Evaluator, ExecContext, Row } from "./context.js";
 import { toPropertyValue } from "./property-values.js";
 
-export function evaluateProps(props: Evaluator | null, row: Row, ctx: ExecContext): Map<string, PropertyValue> {
+function evaluateProps(props: Evaluator | null, row: Row, ctx: ExecContext): Map<string, PropertyValue> {
   const out = new Map<string, PropertyValue>();
   if (props === null) return out;
   const m = props(row, ctx);

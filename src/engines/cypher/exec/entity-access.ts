@@ -1,7 +1,7 @@
 import { CypherError, runtimeTypeError } from "../errors.js";
 import type { GraphStore } from "../store/graph-store.js";
 import { NodeRef, RelRef, typeName } from "../values/value.js";
-import type { CypherMap, PropertyValue, Value } from "../values/value.js";
+import type { PropertyValue, Value } from "../values/value.js";
 
 export function deletedAccess(what: string): CypherError {
   return new CypherError("EntityNotFound", "runtime", "DeletedEntityAccess", `${what} has been deleted in this query`);
@@ -29,10 +29,4 @@ export function propertiesOf(store: GraphStore, v: NodeRef | RelRef): ReadonlyMa
   }
   if (!store.hasRelationship(v.id)) throw deletedAccess(`relationship ${v.id}`);
   return store.relProperties(v.id);
-}
-
-/** A fresh map copy of an entity's properties, or of a map. */
-export function propertyMap(store: GraphStore, v: NodeRef | RelRef | CypherMap): CypherMap {
-  if (v instanceof Map) return new Map(v);
-  return new Map(propertiesOf(store, v));
 }

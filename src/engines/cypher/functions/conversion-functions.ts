@@ -4,7 +4,7 @@ import { arg, argValue as argType } from "./function-def.js";
 import type { FunctionTable } from "./function-def.js";
 import type { Value } from "../values/value.js";
 
-export function toStringValue(v: Value): Value {
+function toStringValue(v: Value): Value {
   if (v === null) return null;
   switch (typeof v) {
     case "string":
@@ -29,7 +29,7 @@ function floatToInt(f: number): bigint | null {
   return i > INT64_MAX || i < INT64_MIN ? null : i;
 }
 
-export function toIntegerValue(v: Value, fn = "toInteger"): Value {
+function toIntegerValue(v: Value, fn = "toInteger"): Value {
   if (v === null) return null;
   switch (typeof v) {
     case "bigint":
@@ -56,7 +56,7 @@ export function toIntegerValue(v: Value, fn = "toInteger"): Value {
   }
 }
 
-export function toFloatValue(v: Value, fn = "toFloat"): Value {
+function toFloatValue(v: Value, fn = "toFloat"): Value {
   if (v === null) return null;
   switch (typeof v) {
     case "bigint":
@@ -77,7 +77,7 @@ export function toFloatValue(v: Value, fn = "toFloat"): Value {
   }
 }
 
-export function toBooleanValue(v: Value, fn = "toBoolean"): Value {
+function toBooleanValue(v: Value, fn = "toBoolean"): Value {
   if (v === null) return null;
   if (typeof v === "boolean") return v;
   if (typeof v === "string") {
@@ -94,6 +94,7 @@ function orNull(f: (v: Value) => Value): (args: readonly Value[]) => Value {
     try {
       return f(arg(args, 0));
     } catch {
+      // The null is the documented answer of the ...OrNull variants for input they cannot convert.
       return null;
     }
   };

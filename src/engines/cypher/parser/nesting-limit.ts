@@ -9,7 +9,7 @@ import type { Query } from "../ast/query.js";
  * evaluator walk it recursively. Both leave ample stack on a 1 MB main-thread stack.
  */
 export const MAX_PARSE_NESTING = 200;
-export const MAX_TREE_DEPTH = 1_000;
+const MAX_TREE_DEPTH = 1_000;
 
 /** Throws SyntaxError/NestingTooDeep when the tree of syntax nodes is deeper than MAX_TREE_DEPTH. */
 export function checkTreeDepth(query: Query, source: string): void {

@@ -59,6 +59,7 @@ export abstract class PatternParser extends ExpressionParser {
       this.pos = save;
       return this.parsePatternPart(false);
     } catch {
+      // Not a pattern here: the caller parses the same tokens as something else.
       this.pos = save;
       return null;
     }

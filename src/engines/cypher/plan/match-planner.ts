@@ -7,7 +7,7 @@ import { freeVariables } from "../semantic/free-variables.js";
 export type ScopedCompile = (e: Expr, scope: ReadonlySet<string>) => Evaluator;
 
 /** Hidden names for anonymous pattern elements; the leading space keeps them out of user space. */
-export function hiddenName(prefix: string, offset: number): string {
+function hiddenName(prefix: string, offset: number): string {
   return ` ${prefix}${offset}`;
 }
 
@@ -108,7 +108,7 @@ function flip(r: RelationshipPattern): RelationshipPattern {
   return { ...r, direction };
 }
 
-export function splitAnd(e: Expr | null): Expr[] {
+function splitAnd(e: Expr | null): Expr[] {
   if (e === null) return [];
   if (e.kind === "Binary" && e.op === "and") return [...splitAnd(e.left), ...splitAnd(e.right)];
   return [e];

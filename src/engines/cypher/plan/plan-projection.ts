@@ -5,7 +5,7 @@ import type { Evaluator } from "../exec/context.js";
 import { findAggregates } from "../ast/expression-walk.js";
 import type { AggregateSlot, ProjectionSpec } from "./logical-plan.js";
 
-export function columnName(item: { readonly alias: string | null; readonly text: string }): string {
+function columnName(item: { readonly alias: string | null; readonly text: string }): string {
   return item.alias ?? item.text;
 }
 

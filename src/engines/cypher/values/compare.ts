@@ -43,7 +43,7 @@ function isNum(v: Value): v is bigint | number {
 }
 
 /** Numeric comparison across INTEGER and FLOAT without losing precision on large integers. NaN yields NaN. */
-export function numCompare(a: bigint | number, b: bigint | number): number {
+function numCompare(a: bigint | number, b: bigint | number): number {
   if (typeof a === "bigint" && typeof b === "bigint") return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === "number" && typeof b === "number") {
     if (Number.isNaN(a) || Number.isNaN(b)) return Number.NaN;

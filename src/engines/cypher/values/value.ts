@@ -50,21 +50,5 @@ export function typeName(v: Value): ValueTypeName {
   return "PATH";
 }
 
-export function isList(v: Value): v is Value[] {
-  return Array.isArray(v);
-}
-
-export function isMap(v: Value): v is CypherMap {
-  return v instanceof Map;
-}
-
-export function isNumber(v: Value): v is bigint | number {
-  return typeof v === "bigint" || typeof v === "number";
-}
-
-export function toFloat(v: bigint | number): number {
-  return typeof v === "bigint" ? Number(v) : v;
-}
-
 /** Values that may be stored as properties: scalars and homogeneous lists of scalars. */
 export type PropertyValue = boolean | bigint | number | string | PropertyValue[];

@@ -13,7 +13,7 @@ function make(role: ParticipantRole, parts: Omit<Participant, "role" | "display"
 }
 
 /** `"Ada Lovelace <ada@example.com>"`, `"ada@example.com"`, `"@ada"` or a plain name/handle. */
-export function participantFromString(role: ParticipantRole, raw: string): Participant | undefined {
+function participantFromString(role: ParticipantRole, raw: string): Participant | undefined {
   const text = raw.trim();
   const angle = /^(.*?)<([^>]+)>$/.exec(text);
   if (angle !== null) {
@@ -42,7 +42,7 @@ function participantFromObject(role: ParticipantRole, obj: JsonObject): Particip
 }
 
 /** Splits `a@x.com, "Doe, Jane" <j@y.com>; b@z.com` at separators outside quotes and angle brackets. */
-export function splitAddressList(value: string): string[] {
+function splitAddressList(value: string): string[] {
   const parts: string[] = [];
   let current = "";
   let quoted = false;
@@ -77,7 +77,7 @@ export function participantsFrom(role: ParticipantRole, value: unknown): Partici
 }
 
 /** Slack `<@U123>` / `<@U123|ada>` and GitHub/Linear style `@ada` mentions; email addresses are skipped. */
-export function mentionsIn(text: string): Participant[] {
+function mentionsIn(text: string): Participant[] {
   const found: Participant[] = [];
   for (const m of text.matchAll(/<@([A-Z0-9]+)(?:\|([^>]+))?>/g)) {
     const p = make("mention", { id: m[1], handle: m[2] });

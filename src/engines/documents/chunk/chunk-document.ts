@@ -3,10 +3,10 @@ import type { Chunk, ChunkOptions, ResolvedChunkOptions } from "./chunk-types.js
 import { splitLongText } from "./split-long-text.js";
 import { wordPieceEstimate } from "./token-spans.js";
 
-export const DEFAULT_MAX_TOKENS = 256;
-export const DEFAULT_OVERLAP_TOKENS = 32;
+const DEFAULT_MAX_TOKENS = 256;
+const DEFAULT_OVERLAP_TOKENS = 32;
 
-export function resolveChunkOptions(options: ChunkOptions = {}): ResolvedChunkOptions {
+function resolveChunkOptions(options: ChunkOptions = {}): ResolvedChunkOptions {
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const overlapTokens = options.overlapTokens ?? DEFAULT_OVERLAP_TOKENS;
   if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(`maxTokens must be a positive integer, got ${maxTokens}`);

@@ -13,11 +13,11 @@ export interface UserAssistantPair {
 /** The parts of a memory item that decide its chunks (validated upstream: text xor pairs). */
 export type MemoryContent = { title?: string; text: string; isMarkdown?: boolean } | { title?: string; userAssistantPairs: UserAssistantPair[] };
 
-export function renderPair(pair: UserAssistantPair): string {
+function renderPair(pair: UserAssistantPair): string {
   return `User: ${pair.user.trim()}\nAssistant: ${pair.assistant.trim()}`;
 }
 
-export function memoryToDocument(memory: MemoryContent): ParsedDocument {
+function memoryToDocument(memory: MemoryContent): ParsedDocument {
   let blocks: DraftBlock[];
   let title = memory.title;
   if ("userAssistantPairs" in memory) {

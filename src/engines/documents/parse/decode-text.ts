@@ -8,6 +8,7 @@ export function decodeText(bytes: Uint8Array): string {
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
+    // Not valid UTF-8: decoded as Windows-1252 instead, as described above.
     text = new TextDecoder("windows-1252").decode(bytes);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -54,7 +54,7 @@ function findPdfHeader(bytes: Uint8Array): boolean {
   return false;
 }
 
-export function extensionOf(fileName: string): string {
+function extensionOf(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? "";
   const dot = base.lastIndexOf(".");
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : "";
@@ -64,7 +64,7 @@ export function extensionOf(fileName: string): string {
  * Text heuristic over the first 8 KiB: no NUL bytes and few control characters. UTF-8 validity is
  * not required (latin-1 files are common); the decoder replaces bad sequences.
  */
-export function looksLikeText(bytes: Uint8Array): boolean {
+function looksLikeText(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, 8192);
   let control = 0;
   for (const b of sample) {

@@ -1,12 +1,5 @@
 export { parseFile } from "./parse-file.js";
-export type { ParseOptions } from "./parse-file.js";
 export { checkArchive, checkArchiveDirectory } from "./archive-limits.js";
-export type { ArchiveCheck, ArchiveLimits } from "./archive-limits.js";
+export type { ArchiveLimits } from "./archive-limits.js";
 export { detectFormat } from "./detect-format.js";
-export type { FileFormat, FormatDetection } from "./detect-format.js";
-export { parseMarkdown, markdownToBlocks } from "./parse-markdown.js";
-export { parseText, textToBlocks } from "./parse-text.js";
-export { buildDocument } from "./build-document.js";
-export type { DocumentDraft } from "./build-document.js";
-export { BLOCK_SEPARATOR, parseFailure } from "./parsed-document.js";
 export type * from "./parsed-document.js";

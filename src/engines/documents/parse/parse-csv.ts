@@ -17,7 +17,7 @@ function countOutsideQuotes(line: string, delimiter: string): number {
 }
 
 /** European spreadsheets export `;`-separated CSV and TSV files are often named .csv. */
-export function detectDelimiter(text: string): string {
+function detectDelimiter(text: string): string {
   const firstLine = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
   let best: string = ",";
   let bestCount = 0;

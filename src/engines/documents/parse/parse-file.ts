@@ -20,7 +20,7 @@ export interface ParseOptions {
   archive?: ArchiveLimits;
 }
 
-export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = { maxUncompressedBytes: 128 * 1024 * 1024, maxCompressionRatio: 100 };
+const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = { maxUncompressedBytes: 128 * 1024 * 1024, maxCompressionRatio: 100 };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;

@@ -2,7 +2,7 @@ import { buildDocument, titleFromFileName, titleFromText } from "./build-documen
 import type { DraftBlock, ParsedDocument, SourceFormat } from "./parsed-document.js";
 
 /** Splits plain text into paragraphs at blank lines; single newlines stay inside a paragraph. */
-export function paragraphsOf(text: string): string[] {
+function paragraphsOf(text: string): string[] {
   return text
     .split(/\n[ \t]*\n+/)
     .map((p) => p.trim())

@@ -76,8 +76,6 @@ export interface TurnBlock extends BlockBase {
 
 export type Block = HeadingBlock | ParagraphBlock | ListBlock | TableBlock | CodeBlock | RecordBlock | FieldBlock | CommentBlock | AttachmentBlock | TurnBlock;
 
-export type BlockKind = Block["kind"];
-
 export interface ParsedDocument {
   format: SourceFormat;
   title: string;

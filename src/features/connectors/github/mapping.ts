@@ -7,7 +7,7 @@ export const commentNativeId = (repo: string, id: number): string => `${repo}:co
 const person = (u: GithubUserRef | null | undefined) => (u ? { login: u.login, ...(u.id !== undefined ? { id: String(u.id) } : {}) } : undefined);
 
 /** The issue number at the end of a comment's issue_url (.../issues/42). */
-export function issueNumberOf(issueUrl: string): number | null {
+function issueNumberOf(issueUrl: string): number | null {
   const m = /\/issues\/(\d+)$/.exec(issueUrl);
   return m?.[1] ? Number(m[1]) : null;
 }

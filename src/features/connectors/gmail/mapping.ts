@@ -9,7 +9,7 @@ export const isContent = (m: GmailMessage): boolean => !(m.labelIds ?? []).some(
 const decode = (data: string | undefined): string => (data ? Buffer.from(data, "base64url").toString("utf8") : "");
 
 /** Mail HTML as text: no scripts or styles, block tags as line breaks, entities decoded. */
-export function htmlText(html: string): string {
+function htmlText(html: string): string {
   const text = html
     .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, "")
     .replace(/<(br|\/p|\/div|\/li|\/tr|\/h[1-6])\b[^>]*>/gi, "\n")
@@ -32,7 +32,7 @@ function findPart(part: GmailPart | undefined, mime: string): GmailPart | undefi
 }
 
 /** A mail's text: text/plain, else its HTML as text, else Gmail's snippet. */
-export function mailText(m: GmailMessage): string {
+function mailText(m: GmailMessage): string {
   const plainPart = findPart(m.payload, "text/plain");
   if (plainPart) return decode(plainPart.body?.data).replace(/\r\n/g, "\n").trim();
   const htmlPart = findPart(m.payload, "text/html");
@@ -40,8 +40,7 @@ export function mailText(m: GmailMessage): string {
   return decodeEntities(m.snippet ?? "");
 }
 
-export const header = (m: GmailMessage, name: string): string | undefined =>
-  m.payload?.headers?.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
+const header = (m: GmailMessage, name: string): string | undefined => m.payload?.headers?.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
 
 function attachmentsOf(part: GmailPart | undefined, out: string[] = []): string[] {
   if (!part) return out;

@@ -1,6 +1,6 @@
 import { jsonBody, ProviderError, providerFetch, retryAfterAt } from "../provider-error.js";
 
-export const NOTION_VERSION = "2025-09-03";
+const NOTION_VERSION = "2025-09-03";
 
 export interface RichText {
   plain_text?: string;
