@@ -1,9 +1,8 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
+import { NullableString } from "../../platform/http/response-schemas.js";
 
 // Response schemas of the graph reads: they make serialisation fast (a 200-member subgraph with
 // 500 auxiliary triplets is most of a response's time) and keep undeclared fields from leaking.
-
-const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 export const EntitySchema = Type.Object({
   name: Type.String(),
@@ -67,7 +66,3 @@ export const RelationsPageSchema = Type.Object({
   is_truncated: Type.Boolean(),
   next_cursor: Type.Union([Type.Integer(), Type.Null()]),
 });
-
-/** The v2 success envelope around `data`; `meta` keeps whatever the request recorded. */
-export const envelopeOf = <T extends TSchema>(data: T) =>
-  Type.Object({ success: Type.Boolean(), data, error: Type.Null(), meta: Type.Object({}, { additionalProperties: true }) });

@@ -7,7 +7,8 @@ import { sendData } from "../../platform/http/envelope.js";
 import { validateDatabaseName } from "../databases/service.js";
 import { keyProblem, nameProblem } from "../../platform/util/identifiers.js";
 import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
-import { IngestBody } from "./schemas.js";
+import { envelopeErrors, envelopeOf, WITH_BODY } from "../../platform/http/response-schemas.js";
+import { IngestBody, IngestOutcomeSchema } from "./schemas.js";
 import type { IngestRequest, IngestService } from "./service.js";
 import { readMultipartBody, type UploadLimits } from "./multipart-upload.js";
 import type { ArchiveLimits } from "../../engines/documents/parse/index.js";
@@ -79,9 +80,13 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, orgId: stri
 }
 
 export function registerIngestRoutes(app: App, service: IngestService, limits: UploadLimits): void {
-  app.post("/context/ingest", { schema: { tags: ["Context"], body: IngestBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const result = await withIngestBody(req, limits, async (raw) => service.ingest(ingestRequestOf(req, raw, orgId)));
-    return sendData(req, reply, result, 202);
-  });
+  app.post(
+    "/context/ingest",
+    { schema: { tags: ["Context"], body: IngestBody, response: { 202: envelopeOf(IngestOutcomeSchema), ...envelopeErrors(...WITH_BODY, 404, 422) } } },
+    async (req, reply) => {
+      const { orgId } = requirePrincipal(req);
+      const result = await withIngestBody(req, limits, async (raw) => service.ingest(ingestRequestOf(req, raw, orgId)));
+      return sendData(req, reply, result, 202);
+    },
+  );
 }

@@ -6,6 +6,8 @@ import type { App } from "../../platform/http/app-type.js";
 import { resolveScope } from "../../platform/http/aliases.js";
 import { requirePrincipal } from "../../platform/http/auth.js";
 import { sendData } from "../../platform/http/envelope.js";
+import { envelopeErrors, envelopeOf, WITH_BODY } from "../../platform/http/response-schemas.js";
+import { DeleteOutcomeSchema, MetadataPatchedSchema } from "./schemas.js";
 import type { ContextEditService, ItemAddress } from "./edit-service.js";
 import { decodeJsonObject, isPlainObject } from "./json-field.js";
 import { idList } from "./status-routes.js";
@@ -56,7 +58,14 @@ function deleteIds(value: unknown): string[] {
 export function registerEditRoutes(app: App, service: ContextEditService): void {
   app.patch(
     "/context/:id/metadata",
-    { schema: { tags: ["Context"], params: Type.Object({ id: Type.String({ minLength: 1 }) }), body: PatchBody } },
+    {
+      schema: {
+        tags: ["Context"],
+        params: Type.Object({ id: Type.String({ minLength: 1 }) }),
+        body: PatchBody,
+        response: { 200: envelopeOf(MetadataPatchedSchema), ...envelopeErrors(...WITH_BODY, 404, 422) },
+      },
+    },
     async (req, reply) => {
       const { orgId } = requirePrincipal(req);
       const at = addressOf(req, req.body, orgId);
@@ -76,22 +85,26 @@ export function registerEditRoutes(app: App, service: ContextEditService): void 
     },
   );
 
-  app.delete("/context", { schema: { tags: ["Context"], body: DeleteBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    if (req.body !== undefined && req.body !== null && !isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
-    const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
-    const at = addressOf(req, source, orgId);
-    const ids = deleteIds(source.ids);
-    if (ids.length === 0) throw invalidInput("'ids' is required");
-    if (ids.length > MAX_DELETE_IDS) throw invalidInput(`at most ${MAX_DELETE_IDS} ids per request`);
-    const results = await service.delete(at, ids);
-    const deleted = results.filter((r) => r.deleted).length;
-    return sendData(req, reply, {
-      success: deleted > 0,
-      message: `${deleted} of ${results.length} item(s) deleted`,
-      results,
-      deleted_count: deleted,
-      ...(at.corpus === "memory" ? { user_memory_deleted: deleted > 0 } : {}),
-    });
-  });
+  app.delete(
+    "/context",
+    { schema: { tags: ["Context"], body: DeleteBody, response: { 200: envelopeOf(DeleteOutcomeSchema), ...envelopeErrors(...WITH_BODY, 404) } } },
+    async (req, reply) => {
+      const { orgId } = requirePrincipal(req);
+      if (req.body !== undefined && req.body !== null && !isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
+      const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
+      const at = addressOf(req, source, orgId);
+      const ids = deleteIds(source.ids);
+      if (ids.length === 0) throw invalidInput("'ids' is required");
+      if (ids.length > MAX_DELETE_IDS) throw invalidInput(`at most ${MAX_DELETE_IDS} ids per request`);
+      const results = await service.delete(at, ids);
+      const deleted = results.filter((r) => r.deleted).length;
+      return sendData(req, reply, {
+        success: deleted > 0,
+        message: `${deleted} of ${results.length} item(s) deleted`,
+        results,
+        deleted_count: deleted,
+        ...(at.corpus === "memory" ? { user_memory_deleted: deleted > 0 } : {}),
+      });
+    },
+  );
 }

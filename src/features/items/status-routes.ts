@@ -5,6 +5,8 @@ import type { App } from "../../platform/http/app-type.js";
 import { resolveScope } from "../../platform/http/aliases.js";
 import { requirePrincipal } from "../../platform/http/auth.js";
 import { sendData } from "../../platform/http/envelope.js";
+import { AUTHENTICATED, envelopeErrors, envelopeOf } from "../../platform/http/response-schemas.js";
+import { StatusListSchema } from "./schemas.js";
 import type { Store } from "../../platform/store/db.js";
 import type { DatabaseRow } from "../databases/store.js";
 
@@ -42,17 +44,21 @@ export function idList(raw: string | string[] | undefined): string[] {
  * `errored` / `FILE_NOT_FOUND` / `ID not found`: a scope miss, told apart only by its code.
  */
 export function registerStatusRoutes(app: App, databases: DatabaseService, store: Store): void {
-  app.get("/context/status", { schema: { tags: ["Context"], querystring: StatusQuery } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const { database, collection } = resolveScope(req, req.query);
-    if (database === undefined) throw invalidInput("'database' is required");
-    const ids = idList(req.query.ids);
-    if (ids.length === 0) throw invalidInput("'ids' is required");
-    if (ids.length > MAX_IDS) throw invalidInput(`at most ${MAX_IDS} ids per request`);
-    const row = await databases.get(orgId, database);
-    const statuses = await lookupStatuses(store, row, collection, ids, req.query.type);
-    return sendData(req, reply, { success: true, message: "ok", statuses });
-  });
+  app.get(
+    "/context/status",
+    { schema: { tags: ["Context"], querystring: StatusQuery, response: { 200: envelopeOf(StatusListSchema), ...envelopeErrors(...AUTHENTICATED, 404) } } },
+    async (req, reply) => {
+      const { orgId } = requirePrincipal(req);
+      const { database, collection } = resolveScope(req, req.query);
+      if (database === undefined) throw invalidInput("'database' is required");
+      const ids = idList(req.query.ids);
+      if (ids.length === 0) throw invalidInput("'ids' is required");
+      if (ids.length > MAX_IDS) throw invalidInput(`at most ${MAX_IDS} ids per request`);
+      const row = await databases.get(orgId, database);
+      const statuses = await lookupStatuses(store, row, collection, ids, req.query.type);
+      return sendData(req, reply, { success: true, message: "ok", statuses });
+    },
+  );
 }
 
 export interface StatusRow {
