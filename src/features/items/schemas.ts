@@ -69,7 +69,7 @@ export const ListResultSchema = Type.Object({
 });
 
 /** The processing status object (`statuses[]`). */
-export const StatusRowSchema = Type.Object({
+const StatusRowSchema = Type.Object({
   id: Type.String(),
   indexing_status: Type.String(),
   error_code: Type.String(),

@@ -49,7 +49,7 @@ const appFields = {
 };
 
 /** result-views.ts chunkView: one ranked chunk. */
-export const ChunkSchema = Type.Object({
+const ChunkSchema = Type.Object({
   chunk_uuid: Type.String(),
   id: Type.String(),
   source_id: Type.String(),
@@ -75,7 +75,7 @@ export const ChunkSchema = Type.Object({
 });
 
 /** result-views.ts sourceView: a cited item. */
-export const SourceSchema = Type.Object({
+const SourceSchema = Type.Object({
   id: Type.String(),
   title: Type.String(),
   type: Type.String(),

@@ -12,7 +12,7 @@ export const OpenObject = Type.Object({}, { additionalProperties: true });
 /** Any JSON value (a metadata field, a Cypher value). */
 export const AnyJson = Type.Unknown();
 
-export const DeprecationNoticeSchema = Type.Object({
+const DeprecationNoticeSchema = Type.Object({
   deprecated: Type.Literal(true),
   message: Type.String(),
   deprecated_since: Type.String(),
@@ -21,7 +21,7 @@ export const DeprecationNoticeSchema = Type.Object({
 });
 
 /** `meta` of every v2 envelope (envelope.ts buildMeta). */
-export const MetaSchema = Type.Object({
+const MetaSchema = Type.Object({
   request_id: Type.String(),
   latency_ms: Type.Number(),
   api_version: Type.String(),
@@ -35,7 +35,7 @@ export const MetaSchema = Type.Object({
 const ErrorCodeSchema = Type.Unsafe<ErrorCode>({ type: "string", enum: Object.keys(ERROR_STATUS) });
 
 /** The v2 error envelope (envelope.ts errorEnvelope). */
-export const ErrorEnvelopeSchema = Type.Object({
+const ErrorEnvelopeSchema = Type.Object({
   success: Type.Literal(false),
   data: Type.Null(),
   error: Type.Object({ code: ErrorCodeSchema, message: Type.String() }),
@@ -43,7 +43,7 @@ export const ErrorEnvelopeSchema = Type.Object({
 });
 
 /** The `{detail}` error of the legacy shapes: v1, the graph area, webhooks (envelope.ts legacyError). */
-export const LegacyErrorSchema = Type.Object({
+const LegacyErrorSchema = Type.Object({
   detail: Type.Object({ success: Type.Literal(false), message: Type.String(), error_code: Type.Union([ErrorCodeSchema, Type.Null()]) }),
 });
 
