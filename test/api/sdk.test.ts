@@ -1,17 +1,26 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { after, afterEach, before, describe, test } from "node:test";
 import { HydraDBClient } from "@hydradb/sdk";
+import { startContractProxy } from "../helpers/contract-proxy.js";
 import { eventually, startTestApp, type TestApp } from "../helpers/harness.js";
 
 /** The vendor's official SDK, pointed at this service, must work unchanged. */
 describe("@hydradb/sdk 2.0.0 against this service", () => {
   let t: TestApp;
   let client: HydraDBClient;
+  let proxy: Awaited<ReturnType<typeof startContractProxy>>;
   before(async () => {
     t = await startTestApp();
-    client = new HydraDBClient({ token: t.key, baseUrl: t.baseUrl });
+    // The SDK's requests go through a proxy that checks each response against /openapi.json.
+    proxy = await startContractProxy(t);
+    client = new HydraDBClient({ token: t.key, baseUrl: proxy.url });
   });
-  after(async () => t.close());
+  after(async () => {
+    await proxy.close();
+    await t.close();
+  });
+  // Each test's SDK responses honour the contract.
+  afterEach(() => assert.deepEqual(proxy.problems.splice(0), []));
 
   test("tenant management paths", async () => {
     const created = await client.tenants.create({ tenantId: "sdk_db" });
@@ -41,7 +50,7 @@ describe("@hydradb/sdk 2.0.0 against this service", () => {
   });
 
   test("SDK errors surface our status codes", async () => {
-    const bad = new HydraDBClient({ token: "wrong-key", baseUrl: t.baseUrl, maxRetries: 0 });
+    const bad = new HydraDBClient({ token: "wrong-key", baseUrl: proxy.url, maxRetries: 0 });
     await assert.rejects(bad.tenants.list(), (err: Error & { statusCode?: number }) => err.statusCode === 401);
   });
 });

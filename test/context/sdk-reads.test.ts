@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { after, afterEach, before, describe, test } from "node:test";
 import { HydraDBClient } from "@hydradb/sdk";
+import { startContractProxy } from "../helpers/contract-proxy.js";
 import { ingestApp, ingestMemories } from "../helpers/context.js";
 import { createReadyDatabase, startTestApp, type TestApp } from "../helpers/harness.js";
 import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
@@ -11,9 +12,12 @@ type Row = Record<string, unknown>;
 describe("@hydradb/sdk client.context.list / inspect / delete", () => {
   let t: TestApp;
   let client: HydraDBClient;
+  let proxy: Awaited<ReturnType<typeof startContractProxy>>;
   before(async () => {
     t = await startTestApp();
-    client = new HydraDBClient({ token: t.key, baseUrl: t.baseUrl });
+    // The SDK's requests go through a proxy that checks each response against /openapi.json.
+    proxy = await startContractProxy(t);
+    client = new HydraDBClient({ token: t.key, baseUrl: proxy.url });
     await createReadyDatabase(t, "sdk_ctx", { database_metadata_schema: [{ name: "team", data_type: "VARCHAR", enable_match: true }] });
     await ingestApp(t, "sdk_ctx", [
       { id: "s1", type: "note", title: "One", content: { text: "first note" }, metadata: { team: "eng" }, additional_metadata: { lang: "en" } },
@@ -26,7 +30,12 @@ describe("@hydradb/sdk client.context.list / inspect / delete", () => {
     assert.equal(up.status, 202, up.text);
     await waitTerminal(t, "sdk_ctx", ["readme"]);
   });
-  after(async () => t.close());
+  after(async () => {
+    await proxy.close();
+    await t.close();
+  });
+  // Each test's SDK responses honour the contract.
+  afterEach(() => assert.deepEqual(proxy.problems.splice(0), []));
 
   test("list with the SDK's legacy filter names, pagination and include_fields", async () => {
     const res = await client.context.list({

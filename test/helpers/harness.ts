@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { createApplication, type Application } from "../../src/app.js";
 import { loadConfig } from "../../src/platform/config.js";
+import { ResponseContract, type OpenApiDoc } from "./response-contract.js";
 import { createTestDb, type TestDb } from "./test-db.js";
 
 export interface HttpResult {
@@ -45,6 +46,8 @@ export interface TestApp {
   readonly key: string;
   readonly orgId: string;
   request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
+  /** Throws unless a response honours the app's OpenAPI document (t.request checks each of its own). */
+  checkContract(method: string, path: string, res: { status: number; headers: Headers; text: string }): void;
   /** Another organization with its own key. */
   newOrgKey(): Promise<{ key: string; orgId: string }>;
   close(): Promise<void>;
@@ -75,6 +78,13 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
   };
   const first = await newOrgKey();
 
+  let contract: ResponseContract | null = null;
+  const checkContract = (method: string, path: string, res: { status: number; headers: Headers; text: string }): void => {
+    contract ??= new ResponseContract(app.server.swagger() as unknown as OpenApiDoc);
+    const problem = contract.problem(method, new URL(path, baseUrl).pathname, res.status, res.headers.get("content-type"), res.text);
+    if (problem !== null) throw new Error(`response contract: ${problem}`);
+  };
+
   const request = async (method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> => {
     const url = new URL(path, baseUrl);
     for (const [k, v] of Object.entries(options.query ?? {})) {
@@ -98,6 +108,7 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
       // A body that is not JSON: tests read it from `text`.
       parsed = {};
     }
+    checkContract(method, url.pathname, { status: res.status, headers: res.headers, text });
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 
@@ -109,6 +120,7 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
     key: first.key,
     orgId: first.orgId,
     request,
+    checkContract,
     newOrgKey,
     async close() {
       await app.close();

@@ -21,6 +21,7 @@ export async function ingestMultipart(t: TestApp, fields: Record<string, string>
     body: form,
   });
   const text = await res.text();
+  t.checkContract("POST", "/context/ingest", { status: res.status, headers: res.headers, text });
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, text };
 }
 

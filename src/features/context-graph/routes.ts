@@ -10,7 +10,8 @@ import { sendData } from "../../platform/http/envelope.js";
 import type { Corpus } from "../items/item-types.js";
 import { DEFAULT_RELATIONS_LIMIT, MAX_RELATIONS_LIMIT, type RelationsService } from "./relations-service.js";
 import type { GraphReadAddress } from "./request-scope.js";
-import { envelopeOf, RelationsPageSchema, SubgraphSchema } from "./schemas.js";
+import { AUTHENTICATED, envelopeErrors, envelopeOf } from "../../platform/http/response-schemas.js";
+import { RelationsPageSchema, SubgraphSchema } from "./schemas.js";
 import type { SubgraphService } from "./subgraph-service.js";
 
 const Scope = {
@@ -68,8 +69,10 @@ export function registerGraphRoutes(app: App, subgraphs: SubgraphService, relati
   };
 
   // Ids containing a literal '/' use the query-string form.
-  app.get("/context/subgraph", { schema: { tags: ["Graph"], querystring: SubgraphQuery, response: { 200: envelopeOf(SubgraphSchema) } } }, async (req, reply) =>
-    sendData(req, reply, await subgraph(req, req.query, req.query.id)),
+  app.get(
+    "/context/subgraph",
+    { schema: { tags: ["Graph"], querystring: SubgraphQuery, response: { 200: envelopeOf(SubgraphSchema), ...envelopeErrors(...AUTHENTICATED, 404) } } },
+    async (req, reply) => sendData(req, reply, await subgraph(req, req.query, req.query.id)),
   );
   app.get(
     "/context/:id/subgraph",
@@ -78,7 +81,7 @@ export function registerGraphRoutes(app: App, subgraphs: SubgraphService, relati
         tags: ["Graph"],
         params: Type.Object({ id: Type.String({ minLength: 1 }) }),
         querystring: SubgraphQuery,
-        response: { 200: envelopeOf(SubgraphSchema) },
+        response: { 200: envelopeOf(SubgraphSchema), ...envelopeErrors(...AUTHENTICATED, 404) },
       },
     },
     async (req, reply) => sendData(req, reply, await subgraph(req, req.query, req.params.id)),
@@ -86,7 +89,7 @@ export function registerGraphRoutes(app: App, subgraphs: SubgraphService, relati
 
   app.get(
     "/context/relations",
-    { schema: { tags: ["Graph"], querystring: RelationsQuery, response: { 200: envelopeOf(RelationsPageSchema) } } },
+    { schema: { tags: ["Graph"], querystring: RelationsQuery, response: { 200: envelopeOf(RelationsPageSchema), ...envelopeErrors(...AUTHENTICATED, 404) } } },
     async (req, reply) => {
       const q = req.query;
       const page = await relations.relations({

@@ -1,11 +1,10 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
+import { NullableString } from "../../platform/http/response-schemas.js";
 
 // Response schemas of the graph reads: they make serialisation fast (a 200-member subgraph with
 // 500 auxiliary triplets is most of a response's time) and keep undeclared fields from leaking.
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-
-const EntitySchema = Type.Object({
+export const EntitySchema = Type.Object({
   name: Type.String(),
   type: Type.String(),
   namespace: Type.String(),
@@ -14,7 +13,7 @@ const EntitySchema = Type.Object({
   provider: Type.Optional(Type.String()),
 });
 
-const RelationSchema = Type.Object({
+export const RelationSchema = Type.Object({
   canonical_predicate: Type.String(),
   raw_predicate: Type.String(),
   context: Type.String(),
@@ -28,7 +27,7 @@ const RelationSchema = Type.Object({
   synthesized: Type.Optional(Type.Boolean()),
 });
 
-const TripletSchema = Type.Object({
+export const TripletSchema = Type.Object({
   source: EntitySchema,
   target: EntitySchema,
   relations: Type.Array(RelationSchema),
@@ -67,7 +66,3 @@ export const RelationsPageSchema = Type.Object({
   is_truncated: Type.Boolean(),
   next_cursor: Type.Union([Type.Integer(), Type.Null()]),
 });
-
-/** The v2 success envelope around `data`; `meta` keeps whatever the request recorded. */
-export const envelopeOf = <T extends TSchema>(data: T) =>
-  Type.Object({ success: Type.Boolean(), data, error: Type.Null(), meta: Type.Object({}, { additionalProperties: true }) });

@@ -1,5 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { invalidInput } from "../../platform/errors/app-error.js";
+import { payloadOf } from "../../platform/http/response-schemas.js";
+import { FIELD_TYPES } from "./metadata-schema.js";
 
 /** Request schemas of the database routes; they validate requests and feed the OpenAPI document. */
 const name = Type.String({ minLength: 1, maxLength: 128 });
@@ -49,3 +51,50 @@ export const SchemaPatchBody = Type.Object({
 });
 
 export const DatabaseParams = Type.Object({ database: name });
+
+// Response schemas: the `data` of each route's envelope (the /tenants aliases reuse them).
+
+const SchemaFieldSchema = Type.Object({
+  name: Type.String(),
+  data_type: Type.Union(FIELD_TYPES.map((t) => Type.Literal(t))),
+  max_length: Type.Optional(Type.Integer()),
+  enable_match: Type.Boolean(),
+  enable_dense_embedding: Type.Boolean(),
+  enable_sparse_embedding: Type.Boolean(),
+  enable_analyzer: Type.Optional(Type.Boolean()),
+  nullable: Type.Boolean(),
+  description: Type.Optional(Type.String()),
+});
+
+const DatabaseViewProperties = {
+  database: Type.String(),
+  kind: Type.Union([Type.Literal("context"), Type.Literal("graph")]),
+  status: Type.String(),
+  database_metadata_schema: Type.Array(SchemaFieldSchema),
+  created_at: Type.String({ format: "date-time" }),
+  updated_at: Type.String({ format: "date-time" }),
+};
+
+export const InfraSchema = Type.Object({
+  ready_for_ingestion: Type.Boolean(),
+  scheduler_status: Type.Boolean(),
+  graph_status: Type.Boolean(),
+  vectorstore_status: Type.Object({ knowledge: Type.Boolean(), memories: Type.Boolean() }),
+});
+
+const CollectionStats = Type.Object({ row_count: Type.Integer(), dimensions: Type.Integer() });
+/** DatabaseStats.of: counts by kind (each subsystem adds its own) and the legacy collection shape. */
+export const StatsProperties = {
+  database: Type.String(),
+  tenant_id: Type.String(),
+  counts: Type.Record(Type.String(), Type.Integer()),
+  knowledge_collection: CollectionStats,
+  memory_collection: CollectionStats,
+};
+
+export const DatabaseAccepted = payloadOf({ database: Type.String(), status: Type.String() });
+export const DatabaseList = payloadOf({ databases: Type.Array(Type.Object(DatabaseViewProperties)), total: Type.Integer() });
+export const DatabaseStatus = payloadOf({ database: Type.String(), org_id: Type.String(), status: Type.String(), infra: InfraSchema });
+export const CollectionList = payloadOf({ database: Type.String(), collections: Type.Array(Type.String()), total: Type.Integer() });
+export const DatabaseStatsSchema = payloadOf(StatsProperties);
+export const DatabaseSchemaUpdated = payloadOf(DatabaseViewProperties);

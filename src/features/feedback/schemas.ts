@@ -26,3 +26,13 @@ export const FeedbackBody = Type.Object({
 });
 
 export type FeedbackBodyType = Static<typeof FeedbackBody>;
+
+/** Response: the feedback record (the `data` of POST /feedback). */
+export const FeedbackRecorded = Type.Object({
+  success: Type.Literal(true),
+  feedback_id: Type.String({ format: "uuid" }),
+  request_id: Type.String(),
+  recorded: Type.Boolean(),
+  created_at: Type.String({ format: "date-time" }),
+  message: Type.String(),
+});

@@ -9,7 +9,8 @@ import { sendData } from "../../platform/http/envelope.js";
 import { validateDatabaseName } from "../databases/service.js";
 import { keyProblem, nameProblem } from "../../platform/util/identifiers.js";
 import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
-import { IngestBody } from "./schemas.js";
+import { envelopeErrors, envelopeOf, WITH_BODY } from "../../platform/http/response-schemas.js";
+import { IngestBody, IngestOutcomeSchema } from "./schemas.js";
 import type { IngestItems, IngestService } from "./service.js";
 import { readMultipartBody, type UploadLimits } from "./multipart-upload.js";
 import type { ArchiveLimits } from "../../engines/documents/parse/index.js";
@@ -81,12 +82,16 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, forcedType?
 }
 
 export function registerIngestRoutes(app: App, service: IngestService, databases: DatabaseService, limits: UploadLimits): void {
-  app.post("/context/ingest", { schema: { tags: ["Context"], body: IngestBody } }, async (req, reply) => {
-    const org = orgTenancyOf(req);
-    const result = await withIngestBody(req, limits, async (raw) => {
-      const parsed = ingestRequestOf(req, raw);
-      return service.ingestInto(await resolveDatabase(databases, org, parsed.database), parsed);
-    });
-    return sendData(req, reply, result, 202);
-  });
+  app.post(
+    "/context/ingest",
+    { schema: { tags: ["Context"], body: IngestBody, response: { 202: envelopeOf(IngestOutcomeSchema), ...envelopeErrors(...WITH_BODY, 404, 422) } } },
+    async (req, reply) => {
+      const org = orgTenancyOf(req);
+      const result = await withIngestBody(req, limits, async (raw) => {
+        const parsed = ingestRequestOf(req, raw);
+        return service.ingestInto(await resolveDatabase(databases, org, parsed.database), parsed);
+      });
+      return sendData(req, reply, result, 202);
+    },
+  );
 }

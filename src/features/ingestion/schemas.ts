@@ -53,3 +53,22 @@ const IngestJson = Type.Object({
 });
 
 export const IngestBody = multipartOrJson(IngestMultipart, IngestJson);
+
+/** Response: the ingest outcome (the `data` of POST /context/ingest, the body of the v1 ingest routes). */
+export const IngestOutcomeSchema = Type.Object({
+  success: Type.Boolean(),
+  message: Type.String(),
+  results: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      status: Type.Union([Type.Literal("queued"), Type.Literal("failed"), Type.Literal("duplicate")]),
+      file_name: Type.Optional(Type.String()),
+      infer: Type.Optional(Type.Boolean()),
+      error_code: Type.Optional(Type.String()),
+      message: Type.Optional(Type.String()),
+    }),
+  ),
+  success_count: Type.Integer(),
+  failed_count: Type.Integer(),
+  duplicate_count: Type.Integer(),
+});

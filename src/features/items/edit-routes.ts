@@ -11,6 +11,8 @@ import type { DatabaseService } from "../databases/service.js";
 import { resolveDatabase } from "../databases/tenancy.js";
 import type { Corpus } from "./item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
+import { envelopeErrors, envelopeOf, WITH_BODY } from "../../platform/http/response-schemas.js";
+import { DeleteOutcomeSchema, MetadataPatchedSchema } from "./schemas.js";
 import { decodeJsonObject, isPlainObject } from "./json-field.js";
 import { idList } from "./status-routes.js";
 import { keyProblem } from "../../platform/util/identifiers.js";
@@ -67,7 +69,14 @@ export function registerEditRoutes(app: App, service: ContextEditService, databa
   const resolve = (org: OrgTenancy, at: Address) => resolveDatabase(databases, org, at.database, at.collection);
   app.patch(
     "/context/:id/metadata",
-    { schema: { tags: ["Context"], params: Type.Object({ id: Type.String({ minLength: 1 }) }), body: PatchBody } },
+    {
+      schema: {
+        tags: ["Context"],
+        params: Type.Object({ id: Type.String({ minLength: 1 }) }),
+        body: PatchBody,
+        response: { 200: envelopeOf(MetadataPatchedSchema), ...envelopeErrors(...WITH_BODY, 404, 422) },
+      },
+    },
     async (req, reply) => {
       const org = orgTenancyOf(req);
       const at = addressOf(req, req.body);
@@ -87,22 +96,26 @@ export function registerEditRoutes(app: App, service: ContextEditService, databa
     },
   );
 
-  app.delete("/context", { schema: { tags: ["Context"], body: DeleteBody } }, async (req, reply) => {
-    const org = orgTenancyOf(req);
-    if (req.body !== undefined && req.body !== null && !isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
-    const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
-    const at = addressOf(req, source);
-    const ids = deleteIds(source.ids);
-    if (ids.length === 0) throw invalidInput("'ids' is required");
-    if (ids.length > MAX_DELETE_IDS) throw invalidInput(`at most ${MAX_DELETE_IDS} ids per request`);
-    const results = await service.deleteIn(await resolve(org, at), at.corpus, ids);
-    const deleted = results.filter((r) => r.deleted).length;
-    return sendData(req, reply, {
-      success: deleted > 0,
-      message: `${deleted} of ${results.length} item(s) deleted`,
-      results,
-      deleted_count: deleted,
-      ...(at.corpus === "memory" ? { user_memory_deleted: deleted > 0 } : {}),
-    });
-  });
+  app.delete(
+    "/context",
+    { schema: { tags: ["Context"], body: DeleteBody, response: { 200: envelopeOf(DeleteOutcomeSchema), ...envelopeErrors(...WITH_BODY, 404) } } },
+    async (req, reply) => {
+      const org = orgTenancyOf(req);
+      if (req.body !== undefined && req.body !== null && !isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
+      const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
+      const at = addressOf(req, source);
+      const ids = deleteIds(source.ids);
+      if (ids.length === 0) throw invalidInput("'ids' is required");
+      if (ids.length > MAX_DELETE_IDS) throw invalidInput(`at most ${MAX_DELETE_IDS} ids per request`);
+      const results = await service.deleteIn(await resolve(org, at), at.corpus, ids);
+      const deleted = results.filter((r) => r.deleted).length;
+      return sendData(req, reply, {
+        success: deleted > 0,
+        message: `${deleted} of ${results.length} item(s) deleted`,
+        results,
+        deleted_count: deleted,
+        ...(at.corpus === "memory" ? { user_memory_deleted: deleted > 0 } : {}),
+      });
+    },
+  );
 }

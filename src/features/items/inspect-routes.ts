@@ -6,6 +6,8 @@ import { orgTenancyOf } from "../../platform/http/auth.js";
 import type { DatabaseService } from "../databases/service.js";
 import { resolveDatabase } from "../databases/tenancy.js";
 import { sendData } from "../../platform/http/envelope.js";
+import { AUTHENTICATED, envelopeErrors, envelopeOf } from "../../platform/http/response-schemas.js";
+import { FileDownloadSchema, InspectResultSchema } from "./schemas.js";
 import type { InspectService } from "./inspect-service.js";
 
 const MAX_URL_EXPIRY_SECONDS = 7 * 24 * 3600;
@@ -30,26 +32,38 @@ function contentDisposition(name: string): string {
 
 /** `publicUrl`: the base of presigned URLs (http/public-url.ts), never the request's Host header. */
 export function registerInspectRoutes(app: App, service: InspectService, databases: DatabaseService, publicUrl: () => string): void {
-  app.get("/context/inspect", { schema: { tags: ["Context"], querystring: InspectQuery } }, async (req, reply) => {
-    const org = orgTenancyOf(req);
-    const { database, collection } = resolveScope(req, req.query);
-    if (!database) throw invalidInput("'database' is required");
-    const id = req.query.id ?? req.query.source_id;
-    if (!id) throw invalidInput("'id' is required");
-    const data = await service.inspect(await resolveDatabase(databases, org, database, collection), {
-      corpus: req.query.type,
-      id,
-      mode: req.query.mode ?? "auto",
-      expirySeconds: req.query.expiry_seconds ?? 3600,
-      baseUrl: publicUrl(),
-    });
-    return sendData(req, reply, data);
-  });
+  app.get(
+    "/context/inspect",
+    { schema: { tags: ["Context"], querystring: InspectQuery, response: { 200: envelopeOf(InspectResultSchema), ...envelopeErrors(...AUTHENTICATED, 404) } } },
+    async (req, reply) => {
+      const org = orgTenancyOf(req);
+      const { database, collection } = resolveScope(req, req.query);
+      if (!database) throw invalidInput("'database' is required");
+      const id = req.query.id ?? req.query.source_id;
+      if (!id) throw invalidInput("'id' is required");
+      const data = await service.inspect(await resolveDatabase(databases, org, database, collection), {
+        corpus: req.query.type,
+        id,
+        mode: req.query.mode ?? "auto",
+        expirySeconds: req.query.expiry_seconds ?? 3600,
+        baseUrl: publicUrl(),
+      });
+      return sendData(req, reply, data);
+    },
+  );
 
   // The signed token is the credential: no API key, so the URL can be handed to a browser.
   app.get(
     "/context/files/:token",
-    { config: { auth: false }, schema: { tags: ["Context"], params: Type.Object({ token: Type.String() }) } },
+    {
+      config: { auth: false },
+      schema: {
+        tags: ["Context"],
+        params: Type.Object({ token: Type.String() }),
+        // No key: no 401 or rate limit; 403 for a bad or expired signature, 404 for a removed file.
+        response: { 200: FileDownloadSchema, ...envelopeErrors(400, 403, 404, 500, 503) },
+      },
+    },
     async (req, reply) => {
       const file = await service.download(req.params.token);
       return reply

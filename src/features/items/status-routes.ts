@@ -7,6 +7,8 @@ import { resolveScope } from "../../platform/http/aliases.js";
 import { orgTenancyOf } from "../../platform/http/auth.js";
 import { sendData } from "../../platform/http/envelope.js";
 import type { StatusService } from "./status-service.js";
+import { AUTHENTICATED, envelopeErrors, envelopeOf } from "../../platform/http/response-schemas.js";
+import { StatusListSchema } from "./schemas.js";
 
 const StatusQuery = Type.Object({
   database: Type.Optional(Type.String({ minLength: 1 })),
@@ -42,14 +44,18 @@ export function idList(raw: string | string[] | undefined): string[] {
  * `errored` / `FILE_NOT_FOUND` / `ID not found`: a scope miss, told apart only by its code.
  */
 export function registerStatusRoutes(app: App, databases: DatabaseService, statuses: StatusService): void {
-  app.get("/context/status", { schema: { tags: ["Context"], querystring: StatusQuery } }, async (req, reply) => {
-    const org = orgTenancyOf(req);
-    const { database, collection } = resolveScope(req, req.query);
-    if (database === undefined) throw invalidInput("'database' is required");
-    const ids = idList(req.query.ids);
-    if (ids.length === 0) throw invalidInput("'ids' is required");
-    if (ids.length > MAX_IDS) throw invalidInput(`at most ${MAX_IDS} ids per request`);
-    const scope = await resolveDatabase(databases, org, database, collection);
-    return sendData(req, reply, { success: true, message: "ok", statuses: await statuses.lookup(scope, ids, req.query.type) });
-  });
+  app.get(
+    "/context/status",
+    { schema: { tags: ["Context"], querystring: StatusQuery, response: { 200: envelopeOf(StatusListSchema), ...envelopeErrors(...AUTHENTICATED, 404) } } },
+    async (req, reply) => {
+      const org = orgTenancyOf(req);
+      const { database, collection } = resolveScope(req, req.query);
+      if (database === undefined) throw invalidInput("'database' is required");
+      const ids = idList(req.query.ids);
+      if (ids.length === 0) throw invalidInput("'ids' is required");
+      if (ids.length > MAX_IDS) throw invalidInput(`at most ${MAX_IDS} ids per request`);
+      const scope = await resolveDatabase(databases, org, database, collection);
+      return sendData(req, reply, { success: true, message: "ok", statuses: await statuses.lookup(scope, ids, req.query.type) });
+    },
+  );
 }

@@ -1,4 +1,6 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
+import { NullableInteger, NullableString, OpenObject } from "../../platform/http/response-schemas.js";
+import { EntitySchema, RelationSchema } from "../context-graph/schemas.js";
 
 const name = Type.String({ minLength: 1, maxLength: 128 });
 
@@ -28,4 +30,84 @@ export const QueryBody = Type.Object({
     }),
   ),
   acl: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 }), Type.String(), Type.Null()])),
+});
+
+export type QueryBodyType = Static<typeof QueryBody>;
+
+// Response: `data` of POST /query (and the body of the v1 recall routes).
+
+const metadataFields = {
+  /** Schema-aligned metadata: values as stored, free-form by design. */
+  metadata: OpenObject,
+  /** Free-form metadata. */
+  additional_metadata: OpenObject,
+};
+const appFields = {
+  app_kind: NullableString,
+  app_provider: NullableString,
+  app_external_id: NullableString,
+};
+
+/** result-views.ts chunkView: one ranked chunk. */
+const ChunkSchema = Type.Object({
+  chunk_uuid: Type.String(),
+  id: Type.String(),
+  source_id: Type.String(),
+  chunk_content: Type.String(),
+  source_type: Type.String(),
+  source_title: Type.String(),
+  source_upload_time: NullableString,
+  source_last_updated_time: NullableString,
+  layout: Type.Null(),
+  relevancy_score: Type.Number(),
+  ...metadataFields,
+  extra_context_ids: Type.Array(Type.String()),
+  type: Type.Union([Type.Literal("knowledge"), Type.Literal("memory")]),
+  collection: Type.String(),
+  position: Type.Integer(),
+  section_path: Type.Array(Type.String()),
+  page: NullableInteger,
+  timestamp: NullableString,
+  ...appFields,
+  thread_id: NullableString,
+  inferred_content: Type.Optional(Type.String()),
+  user_name: Type.Optional(NullableString),
+});
+
+/** result-views.ts sourceView: a cited item. */
+const SourceSchema = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  type: Type.String(),
+  description: Type.String(),
+  url: Type.String(),
+  timestamp: NullableString,
+  ...metadataFields,
+  ...appFields,
+  collection: Type.String(),
+  corpus: Type.Union([Type.Literal("knowledge"), Type.Literal("memory")]),
+});
+
+const ScoredPathSchema = Type.Object({
+  triplets: Type.Array(Type.Object({ source: EntitySchema, relation: RelationSchema, target: EntitySchema })),
+  relevancy_score: Type.Number(),
+  combined_context: NullableString,
+  group_id: Type.String(),
+  source_chunk_ids: Type.Array(Type.String()),
+});
+
+export const QueryResultSchema = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  chunks: Type.Array(ChunkSchema),
+  sources: Type.Array(SourceSchema),
+  graph_context: Type.Optional(
+    Type.Object({
+      query_paths: Type.Array(ScoredPathSchema),
+      chunk_relations: Type.Array(ScoredPathSchema),
+      chunk_id_to_group_ids: Type.Record(Type.String(), Type.Array(Type.String())),
+    }),
+  ),
+  /** Chunks of forcefully related and graph-connected items, by chunk_uuid. */
+  additional_context: Type.Record(Type.String(), ChunkSchema),
 });

@@ -1,15 +1,17 @@
 import type { App } from "../../platform/http/app-type.js";
 import type { Store } from "../../platform/store/db.js";
 import { isMigrated } from "../../platform/store/migrate.js";
+import { legacyErrors } from "../../platform/http/response-schemas.js";
+import { HealthSchema, ReadinessSchema } from "./schemas.js";
 
 const config = { auth: false, shape: "plain" as const };
 const tags = ["System"];
 
 /** Liveness and readiness for process supervisors and load balancers. */
 export function registerSystemRoutes(app: App, store: Store): void {
-  app.get("/healthz", { config, schema: { tags } }, async () => ({ status: "ok" }));
+  app.get("/healthz", { config, schema: { tags, response: { 200: HealthSchema, ...legacyErrors(400, 500) } } }, async () => ({ status: "ok" }));
 
-  app.get("/readyz", { config, schema: { tags } }, async (req, reply) => {
+  app.get("/readyz", { config, schema: { tags, response: { 200: ReadinessSchema, 503: ReadinessSchema, ...legacyErrors(400) } } }, async (req, reply) => {
     try {
       await store.ping();
       if (!(await isMigrated(store))) return reply.code(503).send({ status: "migrating", backend: store.backend });

@@ -15,7 +15,11 @@ import type { App } from "../../platform/http/app-type.js";
 import { resolveScope } from "../../platform/http/aliases.js";
 import { orgTenancyOf, requirePrincipal } from "../../platform/http/auth.js";
 import { splitMetadataFilters } from "../search/filters.js";
-import type { QueryInput, QueryService } from "../search/service.js";
+import type { QueryInput, QueryResult, QueryService } from "../search/service.js";
+import { legacyErrors, WITH_BODY } from "../../platform/http/response-schemas.js";
+import { IngestOutcomeSchema } from "../ingestion/schemas.js";
+import { DeleteOutcomeSchema, StatusListSchema } from "../items/schemas.js";
+import { QueryResultSchema } from "../search/schemas.js";
 import { AddMemoryBody, DeleteKnowledgeBody, DeleteMemoryBody, VerifyProcessingBody } from "./schemas.js";
 
 /** v1 routes answer plain objects and `{detail: ...}` errors, and speak tenant_id / sub_tenant_id. */
@@ -41,6 +45,9 @@ const RecallBody = Type.Object({
 });
 
 type Recall = typeof RecallBody.static;
+
+// The service types graph paths loosely (the graph provider's contract); the schema is the wire's.
+const RecallResult = Type.Unsafe<QueryResult>(QueryResultSchema);
 
 function scope(req: FastifyRequest, source: Record<string, unknown>): { database: string; collection: string | undefined } {
   const { database, collection } = resolveScope(req, source);
@@ -84,32 +91,44 @@ export interface LegacyDeps {
 
 /** The v1 endpoints, mapped onto the same services as the v2 routes. */
 export function registerLegacyV1Routes(app: App, d: LegacyDeps): void {
-  app.post("/ingestion/upload_knowledge", { config, schema: { tags, body: IngestBody } }, async (req, reply) => {
-    const org = orgTenancyOf(req);
-    const result = await withIngestBody(req, d.uploads, async (raw) => {
-      const parsed = ingestRequestOf(req, raw, "knowledge");
-      return d.ingest.ingestInto(await resolveDatabase(d.databases, org, parsed.database), parsed);
-    });
-    return reply.code(202).send(result);
-  });
+  app.post(
+    "/ingestion/upload_knowledge",
+    { config, schema: { tags, body: IngestBody, response: { 202: IngestOutcomeSchema, ...legacyErrors(...WITH_BODY, 404, 422) } } },
+    async (req, reply) => {
+      const org = orgTenancyOf(req);
+      const result = await withIngestBody(req, d.uploads, async (raw) => {
+        const parsed = ingestRequestOf(req, raw, "knowledge");
+        return d.ingest.ingestInto(await resolveDatabase(d.databases, org, parsed.database), parsed);
+      });
+      return reply.code(202).send(result);
+    },
+  );
 
-  app.post("/memories/add_memory", { config, schema: { tags, body: AddMemoryBody } }, async (req, reply) => {
-    const org = orgTenancyOf(req);
-    if (!isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
-    const parsed = ingestRequestOf(req, { fields: req.body, files: [] }, "memory");
-    return reply.code(202).send(await d.ingest.ingestInto(await resolveDatabase(d.databases, org, parsed.database), parsed));
-  });
+  app.post(
+    "/memories/add_memory",
+    { config, schema: { tags, body: AddMemoryBody, response: { 202: IngestOutcomeSchema, ...legacyErrors(...WITH_BODY, 404, 422) } } },
+    async (req, reply) => {
+      const org = orgTenancyOf(req);
+      if (!isPlainObject(req.body)) throw invalidInput("the body must be a JSON object");
+      const parsed = ingestRequestOf(req, { fields: req.body, files: [] }, "memory");
+      return reply.code(202).send(await d.ingest.ingestInto(await resolveDatabase(d.databases, org, parsed.database), parsed));
+    },
+  );
 
-  app.post("/ingestion/verify_processing", { config, schema: { tags, body: VerifyProcessingBody } }, async (req) => {
-    const org = orgTenancyOf(req);
-    const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
-    const { database, collection } = scope(req, source);
-    const raw = source.file_ids ?? source.ids ?? source.source_ids;
-    const ids = idList(Array.isArray(raw) ? raw.map(String) : typeof raw === "string" ? raw : undefined);
-    if (ids.length === 0) throw invalidInput("'file_ids' is required");
-    const target = await resolveDatabase(d.databases, org, database, collection);
-    return { success: true, message: "ok", statuses: await d.statuses.lookup(target, ids) };
-  });
+  app.post(
+    "/ingestion/verify_processing",
+    { config, schema: { tags, body: VerifyProcessingBody, response: { 200: StatusListSchema, ...legacyErrors(...WITH_BODY, 404) } } },
+    async (req) => {
+      const org = orgTenancyOf(req);
+      const source = { ...(req.query as Record<string, unknown>), ...(isPlainObject(req.body) ? req.body : {}) };
+      const { database, collection } = scope(req, source);
+      const raw = source.file_ids ?? source.ids ?? source.source_ids;
+      const ids = idList(Array.isArray(raw) ? raw.map(String) : typeof raw === "string" ? raw : undefined);
+      if (ids.length === 0) throw invalidInput("'file_ids' is required");
+      const target = await resolveDatabase(d.databases, org, database, collection);
+      return { success: true, message: "ok", statuses: await d.statuses.lookup(target, ids) };
+    },
+  );
 
   const remove = async (req: FastifyRequest, corpus: "knowledge" | "memory", ids: string[]) => {
     const org = orgTenancyOf(req);
@@ -120,30 +139,50 @@ export function registerLegacyV1Routes(app: App, d: LegacyDeps): void {
     const deleted = results.filter((r) => r.deleted).length;
     return { success: deleted > 0, message: `${deleted} of ${results.length} item(s) deleted`, results, deleted_count: deleted };
   };
-  app.delete("/memories/delete_memory", { config, schema: { tags, body: DeleteMemoryBody } }, async (req) => {
-    const q = req.query as Record<string, unknown>;
-    const ids = idList(typeof q.memory_id === "string" ? q.memory_id : undefined);
-    const out = await remove(req, "memory", ids);
-    return { ...out, user_memory_deleted: out.deleted_count > 0 };
-  });
-  app.post("/knowledge/delete_knowledge", { config, schema: { tags, body: DeleteKnowledgeBody } }, async (req) => {
-    const body = isPlainObject(req.body) ? req.body : {};
-    const raw = body.source_ids ?? body.ids ?? body.file_ids;
-    const ids = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === "string") : idList(typeof raw === "string" ? raw : undefined);
-    return remove(req, "knowledge", ids);
-  });
+  app.delete(
+    "/memories/delete_memory",
+    { config, schema: { tags, body: DeleteMemoryBody, response: { 200: DeleteOutcomeSchema, ...legacyErrors(...WITH_BODY, 404) } } },
+    async (req) => {
+      const q = req.query as Record<string, unknown>;
+      const ids = idList(typeof q.memory_id === "string" ? q.memory_id : undefined);
+      const out = await remove(req, "memory", ids);
+      return { ...out, user_memory_deleted: out.deleted_count > 0 };
+    },
+  );
+  app.post(
+    "/knowledge/delete_knowledge",
+    { config, schema: { tags, body: DeleteKnowledgeBody, response: { 200: DeleteOutcomeSchema, ...legacyErrors(...WITH_BODY, 404) } } },
+    async (req) => {
+      const body = isPlainObject(req.body) ? req.body : {};
+      const raw = body.source_ids ?? body.ids ?? body.file_ids;
+      const ids = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === "string") : idList(typeof raw === "string" ? raw : undefined);
+      return remove(req, "knowledge", ids);
+    },
+  );
 
-  app.post("/recall/full_recall", { config, schema: { tags, body: RecallBody } }, async (req) => {
-    const { orgId } = requirePrincipal(req);
-    return d.query.query(recallInput(req, req.body, orgId, "knowledge", "hybrid"));
-  });
-  app.post("/recall/recall_preferences", { config, schema: { tags, body: RecallBody } }, async (req) => {
-    const { orgId } = requirePrincipal(req);
-    return d.query.query(recallInput(req, req.body, orgId, "memory", "hybrid"));
-  });
-  app.post("/recall/boolean_recall", { config, schema: { tags, body: RecallBody } }, async (req) => {
-    const { orgId } = requirePrincipal(req);
-    const type = req.body.search_mode === "memories" || req.body.search_mode === "memory" ? "memory" : "knowledge";
-    return d.query.query(recallInput(req, req.body, orgId, type, "text"));
-  });
+  app.post(
+    "/recall/full_recall",
+    { config, schema: { tags, body: RecallBody, response: { 200: RecallResult, ...legacyErrors(...WITH_BODY, 404, 422) } } },
+    async (req) => {
+      const { orgId } = requirePrincipal(req);
+      return d.query.query(recallInput(req, req.body, orgId, "knowledge", "hybrid"));
+    },
+  );
+  app.post(
+    "/recall/recall_preferences",
+    { config, schema: { tags, body: RecallBody, response: { 200: RecallResult, ...legacyErrors(...WITH_BODY, 404, 422) } } },
+    async (req) => {
+      const { orgId } = requirePrincipal(req);
+      return d.query.query(recallInput(req, req.body, orgId, "memory", "hybrid"));
+    },
+  );
+  app.post(
+    "/recall/boolean_recall",
+    { config, schema: { tags, body: RecallBody, response: { 200: RecallResult, ...legacyErrors(...WITH_BODY, 404, 422) } } },
+    async (req) => {
+      const { orgId } = requirePrincipal(req);
+      const type = req.body.search_mode === "memories" || req.body.search_mode === "memory" ? "memory" : "knowledge";
+      return d.query.query(recallInput(req, req.body, orgId, type, "text"));
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { routeDecoded } from "../../platform/http/route-decoded-body.js";
+import { InfraSchema, StatsProperties } from "../databases/schemas.js";
 
 /** Documented bodies of the v1 routes that decode their own fields (routes.ts); they also read the query string. */
 const scope = {
@@ -29,3 +30,24 @@ export const DeleteMemoryBody = routeDecoded(
 );
 
 export const DeleteKnowledgeBody = routeDecoded(Type.Object({ ...scope, source_ids: ids("ids of the knowledge items to delete (aliases: ids, file_ids)") }));
+
+// Responses of the deprecated /tenants routes (`data` of the envelope); the v1 routes answer with
+// the shared ingest, status, delete and query results as bare bodies.
+const message = Type.String();
+export const TenantAccepted = Type.Object({ status: Type.String(), tenant_id: Type.String(), database: Type.String(), message });
+export const TenantStatus = Type.Object({
+  tenant_id: Type.String(),
+  database: Type.String(),
+  org_id: Type.String(),
+  status: Type.String(),
+  infra: InfraSchema,
+  message,
+});
+export const TenantStats = Type.Object({ ...StatsProperties, message });
+export const SubTenantList = Type.Object({ sub_tenant_ids: Type.Array(Type.String()), collections: Type.Array(Type.String()), message });
+export const TenantListProperties = {
+  tenant_ids: Type.Array(Type.String()),
+  failed_tenant_ids: Type.Array(Type.Object({ tenant_id: Type.String(), error: Type.String() })),
+  message,
+};
+export const TenantList = Type.Object(TenantListProperties);

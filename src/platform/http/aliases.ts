@@ -36,7 +36,8 @@ export function pickAliased<T>(req: FastifyRequest, source: Readonly<Record<stri
 export function resolveScope(req: FastifyRequest, source: Readonly<Record<string, unknown>>): { database: string | undefined; collection: string | undefined } {
   const database = pickAliased<string>(req, source, "database", "tenant_id");
   const collection = pickAliased<string>(req, source, "collection", "sub_tenant_id");
-  if (database !== undefined) req.state.database = database;
-  if (collection !== undefined) req.state.collection = collection;
+  // meta carries names only: a value of another type is the route's to reject, not to echo.
+  if (typeof database === "string") req.state.database = database;
+  if (typeof collection === "string") req.state.collection = collection;
   return { database, collection };
 }

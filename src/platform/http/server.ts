@@ -26,6 +26,20 @@ export interface ServerDeps {
 
 const SUPPORTED_VERSIONS = new Set(["1", "2"]);
 
+export interface RegisteredRoute {
+  readonly method: string;
+  readonly url: string;
+  /** Left out of /openapi.json on purpose (the document itself). */
+  readonly hidden: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The routes registered on this server, in registration order. */
+    readonly routeTable: readonly RegisteredRoute[];
+  }
+}
+
 /**
  * The Fastify instance with the cross-cutting conventions: request ids, API-Version,
  * authentication, deprecation headers, strict body validation and one error renderer.
@@ -62,6 +76,12 @@ export async function createServer(deps: ServerDeps): Promise<App> {
       },
       security: [{ bearer: [] }],
     },
+  });
+  // Every route as registered (the contract test compares it with the OpenAPI document).
+  const routeTable: RegisteredRoute[] = [];
+  app.decorate("routeTable", routeTable);
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, hidden: route.schema?.hide === true });
   });
   // The docs page and its assets are public.
   app.addHook("onRoute", (route) => {
