@@ -229,7 +229,7 @@ export async function createApplication(config: Config): Promise<Application> {
   registerFeedbackRoutes(server, feedback);
   registerWebhookRoutes(server, webhooks.service);
   registerGraphAreaRoutes(server, graphArea);
-  registerConnectorRoutes(server, connectors.service, connectors.control);
+  registerConnectorRoutes(server, connectors.service, connectors.control, databases);
 
   worker = new WorkerPool(queue, handlers, {
     workerId: `${hostname()}:${process.pid}`,

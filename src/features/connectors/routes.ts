@@ -2,7 +2,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError, invalidInput } from "../../platform/errors/app-error.js";
 import { pickAliased, resolveScope } from "../../platform/http/aliases.js";
 import type { App } from "../../platform/http/app-type.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf, requirePrincipal } from "../../platform/http/auth.js";
+import type { DatabaseService } from "../databases/service.js";
+import { resolveDatabase } from "../databases/tenancy.js";
 import { providerCatalogEntry, providerDetail } from "./provider-views.js";
 import {
   ConfigureBody,
@@ -31,7 +33,7 @@ async function objectBodyIfAny(req: FastifyRequest): Promise<void> {
   }
 }
 
-export function registerConnectorRoutes(app: App, service: ConnectorService, control: SyncControl): void {
+export function registerConnectorRoutes(app: App, service: ConnectorService, control: SyncControl, databases: DatabaseService): void {
   app.get("/connectors/providers", { schema: { tags, querystring: ProvidersQuery } }, async (req, reply) => {
     requirePrincipal(req);
     if (req.query.id !== undefined) {
@@ -43,15 +45,13 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
   });
 
   app.post("/connectors", { schema: { tags, body: CreateBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
     const b = req.body;
     const { database, collection } = resolveScope(req, b);
     if (database === undefined) throw invalidInput("'database' is required");
-    const created = await service.create(orgId, {
+    const at = await resolveDatabase(databases, orgTenancyOf(req), database, collection);
+    const created = await service.create(at, {
       provider: b.provider,
       name: opt(b.name),
-      database,
-      collection,
       providerAccountScope: opt(b.provider_account_scope),
       credentials: b.credentials,
       authType: opt(b.auth_type),
@@ -62,21 +62,21 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
   });
 
   app.get("/connectors", { schema: { tags, querystring: ListQuery } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return send(reply, { connectors: await service.list(orgId, req.query.provider) });
+    const org = orgTenancyOf(req);
+    return send(reply, { connectors: await service.list(org, req.query.provider) });
   });
 
   app.get("/connectors/:id", { schema: { tags, params: ConnectorParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return send(reply, await service.view(await service.find(orgId, req.params.id)));
+    const org = orgTenancyOf(req);
+    return send(reply, await service.view(await service.find(org, req.params.id)));
   });
 
   app.patch("/connectors/:id", { schema: { tags, params: ConnectorParams, body: PatchBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     const b = req.body;
     return send(
       reply,
-      await service.patch(orgId, req.params.id, {
+      await service.patch(org, req.params.id, {
         syncIntervalSeconds: opt(b.sync_interval_seconds),
         credentials: b.credentials,
         customInstructions: opt(b.custom_instructions),
@@ -85,18 +85,18 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
   });
 
   app.delete("/connectors/:id", { preValidation: objectBodyIfAny, schema: { tags, params: ConnectorParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return send(reply, await service.delete(orgId, req.params.id));
+    const org = orgTenancyOf(req);
+    return send(reply, await service.delete(org, req.params.id));
   });
 
   app.get("/connectors/:id/discover", { schema: { tags, params: ConnectorParams, querystring: DiscoverQuery } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     const limit = Math.min(100, req.query.limit ?? 100);
-    return send(reply, await service.discover(orgId, req.params.id, { cursor: req.query.cursor ?? null, limit }));
+    return send(reply, await service.discover(org, req.params.id, { cursor: req.query.cursor ?? null, limit }));
   });
 
   app.post("/connectors/:id/configure", { schema: { tags, params: ConnectorParams, body: ConfigureBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     const resources = req.body.resources.map((r, i) => ({
       resourceId: r.resource_id,
       resourceType: opt(r.resource_type),
@@ -108,23 +108,23 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
       acl: opt(r.acl),
       index: i,
     }));
-    return send(reply, await service.configure(orgId, req.params.id, resources, opt(req.body.lookback_days)));
+    return send(reply, await service.configure(org, req.params.id, resources, opt(req.body.lookback_days)));
   });
 
   app.post("/connectors/:id/sync", { preValidation: objectBodyIfAny, schema: { tags, params: ConnectorParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return send(reply, await control.requestSync(orgId, req.params.id), 202);
+    const org = orgTenancyOf(req);
+    return send(reply, await control.requestSync(org, req.params.id), 202);
   });
 
   app.get("/connectors/:id/resources", { schema: { tags, params: ConnectorParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return send(reply, await service.listResources(orgId, req.params.id));
+    const org = orgTenancyOf(req);
+    return send(reply, await service.listResources(org, req.params.id));
   });
 
   app.post("/connectors/:id/resources", { schema: { tags, params: ConnectorParams, body: ResourceCreateBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     const b = req.body;
-    const created = await service.addResource(orgId, req.params.id, {
+    const created = await service.addResource(org, req.params.id, {
       resourceId: b.resource_id,
       resourceType: opt(b.resource_type),
       name: opt(b.display_name),
@@ -138,22 +138,22 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
   });
 
   app.delete("/connectors/:id/resources/:resource_id", { preValidation: objectBodyIfAny, schema: { tags, params: ResourceParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return send(reply, await service.deleteResource(orgId, req.params.id, req.params.resource_id));
+    const org = orgTenancyOf(req);
+    return send(reply, await service.deleteResource(org, req.params.id, req.params.resource_id));
   });
 
   app.post("/connectors/:id/pause", { preValidation: objectBodyIfAny, schema: { tags, params: ConnectorParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return send(reply, await control.pause(orgId, req.params.id));
+    const org = orgTenancyOf(req);
+    return send(reply, await control.pause(org, req.params.id));
   });
 
   app.post("/connectors/:id/resume", { preValidation: objectBodyIfAny, schema: { tags, params: ConnectorParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return send(reply, await control.resume(orgId, req.params.id));
+    const org = orgTenancyOf(req);
+    return send(reply, await control.resume(org, req.params.id));
   });
 
   app.get("/connectors/:id/status", { schema: { tags, params: ConnectorParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return send(reply, await service.status(orgId, req.params.id));
+    const org = orgTenancyOf(req);
+    return send(reply, await service.status(org, req.params.id));
   });
 }

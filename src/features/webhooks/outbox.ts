@@ -5,6 +5,7 @@ import { INDEXING_STATUS_CHANGED, indexingEventBody } from "./event.js";
 import { WebhookStore } from "./store.js";
 
 export interface IndexingStatusChange {
+  /** The organization whose item changed (the pipeline reads it from the item row). */
   readonly orgId: string;
   readonly database: string;
   readonly collection: string;
@@ -42,7 +43,7 @@ export class WebhookOutbox {
     const status = terminalStatusOf(change.indexingStatus);
     if (status === null) return null;
     const webhooks = new WebhookStore(tx);
-    const endpoint = await webhooks.getEndpoint(change.orgId);
+    const endpoint = await webhooks.getEndpoint({ orgId: change.orgId });
     if (!endpoint || !(JSON.parse(endpoint.event_types) as string[]).includes(INDEXING_STATUS_CHANGED)) return null;
     const id = newId();
     const at = this.now();

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { App } from "../../platform/http/app-type.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf } from "../../platform/http/auth.js";
 import { DeliveryListQuery, DeliveryParams, RegisterBody, SigningSecretBody } from "./schemas.js";
 import type { WebhookService } from "./service.js";
 import { decodeCursor, deliveryView, encodeCursor, parseStatusFilter } from "./views.js";
@@ -26,13 +26,13 @@ const noFields = { config, preValidation: objectBodyIfAny };
 
 export function registerWebhookRoutes(app: App, service: WebhookService): void {
   app.get("/webhooks/indexing", { config, schema: { tags } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return sendPlain(reply, { ...(await service.get(orgId)) });
+    const org = orgTenancyOf(req);
+    return sendPlain(reply, { ...(await service.get(org)) });
   });
 
   app.post("/webhooks/indexing", { config, schema: { tags, body: RegisterBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const { generated, ...view } = await service.register(orgId, {
+    const org = orgTenancyOf(req);
+    const { generated, ...view } = await service.register(org, {
       url: req.body.url,
       eventTypes: req.body.event_types,
       signingSecret: req.body.signing_secret,
@@ -47,14 +47,14 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
   });
 
   app.delete("/webhooks/indexing", { ...noFields, schema: { tags } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const deleted = await service.delete(orgId);
+    const org = orgTenancyOf(req);
+    const deleted = await service.delete(org);
     return sendPlain(reply, { deleted, message: deleted ? "Webhook deleted" : "No webhook was registered" });
   });
 
   app.post("/webhooks/indexing/signing-secret", { ...noFields, schema: { tags, body: SigningSecretBody } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const change = await service.setSecret(orgId, req.body?.signing_secret);
+    const org = orgTenancyOf(req);
+    const change = await service.setSecret(org, req.body?.signing_secret);
     const body: Record<string, unknown> = { signing_secret_configured: change.configured, message: "Signing secret set" };
     if (change.generated !== null) {
       body.signing_secret = change.generated;
@@ -64,15 +64,15 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
   });
 
   app.delete("/webhooks/indexing/signing-secret", { ...noFields, schema: { tags } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const change = await service.disableSigning(orgId);
+    const org = orgTenancyOf(req);
+    const change = await service.disableSigning(org);
     return sendPlain(reply, { signing_secret_configured: change.configured, message: "Signing disabled; deliveries are no longer signed" });
   });
 
   app.get("/webhooks/indexing/deliveries", { config, schema: { tags, querystring: DeliveryListQuery } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
+    const org = orgTenancyOf(req);
     const limit = req.query.limit ?? 50;
-    const rows = await service.listDeliveries(orgId, {
+    const rows = await service.listDeliveries(org, {
       status: parseStatusFilter(req.query.status),
       after: decodeCursor(req.query.cursor),
       limit,
@@ -86,19 +86,19 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
   });
 
   app.get("/webhooks/indexing/deliveries/:delivery_id", { config, schema: { tags, params: DeliveryParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    return sendPlain(reply, deliveryView(await service.getDelivery(orgId, req.params.delivery_id)));
+    const org = orgTenancyOf(req);
+    return sendPlain(reply, deliveryView(await service.getDelivery(org, req.params.delivery_id)));
   });
 
   app.post("/webhooks/indexing/deliveries/:delivery_id/retry", { ...noFields, schema: { tags, params: DeliveryParams } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const result = await service.retry(orgId, req.params.delivery_id);
+    const org = orgTenancyOf(req);
+    const result = await service.retry(org, req.params.delivery_id);
     return sendPlain(reply, { delivery_id: req.params.delivery_id, ...result }, result.queued ? 202 : 200);
   });
 
   app.post("/webhooks/indexing/test", { ...noFields, schema: { tags } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const result = await service.test(orgId);
+    const org = orgTenancyOf(req);
+    const result = await service.test(org);
     return sendPlain(reply, { delivered: result.delivered, status_code: result.statusCode, message: result.message });
   });
 }

@@ -1,4 +1,6 @@
 import type { Generated } from "kysely";
+import type { ConnectorObjectsTable, ConnectorResourcesTable, ConnectorsTable } from "../../features/connectors/rows.js";
+import type { WebhookDeliveriesTable, WebhookEndpointsTable } from "../../features/webhooks/rows.js";
 
 /**
  * Row types of the relational schema shared by both backends. Timestamps are epoch
@@ -182,8 +184,6 @@ export interface SettingsTable {
   created_at: number;
 }
 
-export type WebhookDeliveryStatus = "pending" | "completed" | "failed";
-
 export interface QueryLogTable {
   org_id: string;
   request_id: string;
@@ -207,39 +207,6 @@ export interface FeedbackTable {
   /** JSON object. */
   metadata: string | null;
   created_at: number;
-}
-
-export interface WebhookEndpointsTable {
-  org_id: string;
-  url: string;
-  /** JSON array of event kinds. */
-  event_types: string;
-  /** Sealed secret (webhooks/secret-box.ts); null when signing is disabled. */
-  signing_secret: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface WebhookDeliveriesTable {
-  id: string;
-  org_id: string;
-  event_type: string;
-  doc_id: string;
-  database_name: string;
-  collection: string;
-  indexing_status: string;
-  /** The exact JSON body sent on every attempt. */
-  payload: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  max_attempts: number;
-  /** Last delivery failure; empty strings when there is none. */
-  error_code: string;
-  error_message: string;
-  last_status_code: number | null;
-  created_at: number;
-  updated_at: number;
-  completed_at: number | null;
 }
 
 /** One graph of the graph area; `version` increases with every committed change. */
@@ -344,85 +311,6 @@ export interface ContextGraphAliasesTable {
   scope: string;
   alias_key: string;
   entity_id: string;
-}
-
-export type ConnectorSyncState = "idle" | "queued" | "running";
-
-export interface ConnectorsTable {
-  id: string;
-  org_id: string;
-  database_id: string;
-  database_name: string;
-  collection: string;
-  provider: string;
-  name: string;
-  provider_account_scope: string;
-  auth_type: string;
-  /** Sealed JSON of the credentials (see webhooks/secret-box.ts); never returned. */
-  credentials: string;
-  sync_interval_seconds: number;
-  next_sync_at: number | null;
-  sync_state: ConnectorSyncState;
-  /** The run queued or in progress; its jobs carry it, so a stale job stops without writing. */
-  run_id: string | null;
-  /** Whether the current run ends with the id-only deletion reconciliation. */
-  run_reconcile: number;
-  /** Touched while a run makes progress; a run silent for too long is taken as dead. */
-  sync_heartbeat_at: number | null;
-  last_reconciled_at: number | null;
-  last_successful_sync_at: number | null;
-  last_attempted_sync_at: number | null;
-  last_error: string;
-  consecutive_failures: number;
-  documents_dispatched: number;
-  sync_cycles_completed: number;
-  needs_reauth: number;
-  needs_reauth_at: number | null;
-  needs_reauth_reason: string;
-  paused: number;
-  paused_at: number | null;
-  custom_instructions: string;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface ConnectorResourcesTable {
-  connector_id: string;
-  org_id: string;
-  database_id: string;
-  resource_id: string;
-  resource_type: string;
-  display_name: string;
-  collection_override: string | null;
-  metadata: string;
-  additional_metadata: string;
-  provider_metadata: string | null;
-  filters: string | null;
-  custom_instructions: string | null;
-  acl: string | null;
-  status: string;
-  /** Committed high-water mark, exactly as on the wire; "" = never pulled. */
-  provider_cursor: string;
-  /** JSON of the in-flight window and page state; null between runs. */
-  checkpoint: string | null;
-  last_row_count: number;
-  message: string;
-  checked_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface ConnectorObjectsTable {
-  connector_id: string;
-  org_id: string;
-  database_id: string;
-  resource_id: string;
-  source_id: string;
-  collection: string;
-  kind: string;
-  native_id: string;
-  content_hash: string;
-  updated_at: number;
 }
 
 export interface Schema {
