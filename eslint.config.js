@@ -12,8 +12,6 @@ const SQL_OUTSIDE_STORES = [
   "src/features/context-graph/triplet-reader.ts",
   "src/features/databases/readiness.ts",
   "src/features/feedback/query-log.ts",
-  "src/features/graph-collections/bulk-upsert.ts",
-  "src/features/graph-collections/graph-rows.ts",
   "src/features/ingestion/pipeline.ts",
   "src/features/ingestion/service.ts",
   "src/features/items/edit-service.ts",

@@ -228,7 +228,7 @@ export async function createApplication(config: Config): Promise<Application> {
   registerLegacyV1Routes(server, { store, databases, ingest, query: queryService, edit, uploads });
   registerFeedbackRoutes(server, feedback);
   registerWebhookRoutes(server, webhooks.service);
-  registerGraphAreaRoutes(server, graphArea);
+  registerGraphAreaRoutes(server, graphArea, databases);
   registerConnectorRoutes(server, connectors.service, connectors.control, databases);
 
   worker = new WorkerPool(queue, handlers, {

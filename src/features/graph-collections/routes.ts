@@ -1,6 +1,8 @@
 import type { Static } from "@sinclair/typebox";
 import type { App } from "../../platform/http/app-type.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf } from "../../platform/http/auth.js";
+import type { DatabaseService } from "../databases/service.js";
+import { resolveDatabase } from "../databases/tenancy.js";
 import {
   CreatedGraphDatabase,
   DeletedGraphDatabase,
@@ -26,17 +28,16 @@ const bodyLimit = GRAPH_BODY_LIMIT_BYTES;
  * The graph area. Successes are plain objects with `success: true`, the counterpart of the
  * {detail: {success: false, ...}} errors; the query's rows are under `data`.
  */
-export function registerGraphAreaRoutes(app: App, service: GraphAreaService): void {
+export function registerGraphAreaRoutes(app: App, service: GraphAreaService, databases: DatabaseService): void {
   app.post("/byog/databases", { config, bodyLimit, schema: { tags, body: GraphDatabaseBody, response: { 200: CreatedGraphDatabase } } }, async (req) => {
-    const { orgId } = requirePrincipal(req);
-    const row = await service.createDatabase(orgId, req.body.database);
+    const row = await service.createDatabase(orgTenancyOf(req), req.body.database);
     return { success: true as const, database: row.name, status: "ready" as const };
   });
 
   app.post("/byog/query", { config, bodyLimit, schema: { tags, body: GraphQueryBody, response: { 200: GraphQueryResult } } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
     const { database, collection, query, params } = req.body;
-    const outcome = await service.query(orgId, database, collection, query, params ?? {});
+    const at = await resolveDatabase(databases, orgTenancyOf(req), database, collection);
+    const outcome = await service.query(at, query, params ?? {});
     // The cap drops rows silently (spec); the header lets a client notice and page.
     if (outcome.truncated) void reply.header("X-Result-Truncated", "true");
     // The worker rendered and serialised the rows; Fastify sends a string with a JSON content type
@@ -47,8 +48,8 @@ export function registerGraphAreaRoutes(app: App, service: GraphAreaService): vo
   });
 
   app.get("/byog/collections", { config, schema: { tags, querystring: GraphDatabaseQuery, response: { 200: GraphCollectionList } } }, async (req) => {
-    const { orgId } = requirePrincipal(req);
-    const collections = await service.listCollections(orgId, req.query.database);
+    const at = await resolveDatabase(databases, orgTenancyOf(req), req.query.database);
+    const collections = await service.listCollections(at);
     return { success: true as const, database: req.query.database, collections };
   });
 
@@ -56,15 +57,14 @@ export function registerGraphAreaRoutes(app: App, service: GraphAreaService): vo
     "/byog/collections",
     { config, bodyLimit, schema: { tags, body: GraphCollectionBody, response: { 200: DroppedGraphCollection } } },
     async (req) => {
-      const { orgId } = requirePrincipal(req);
       const { database, collection } = req.body;
-      const dropped = await service.dropCollection(orgId, database, collection);
+      const dropped = await service.dropCollection(await resolveDatabase(databases, orgTenancyOf(req), database, collection));
       return { success: true as const, database, collection, dropped };
     },
   );
 
   app.delete("/byog/databases", { config, bodyLimit, schema: { tags, body: GraphDatabaseBody, response: { 200: DeletedGraphDatabase } } }, async (req) => {
-    const { orgId } = requirePrincipal(req);
-    return { success: true as const, ...(await service.deleteDatabase(orgId, req.body.database)) };
+    const at = await resolveDatabase(databases, orgTenancyOf(req), req.body.database);
+    return { success: true as const, ...(await service.deleteDatabase(at)) };
   });
 }

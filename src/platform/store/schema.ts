@@ -1,5 +1,6 @@
 import type { Generated } from "kysely";
 import type { ConnectorObjectsTable, ConnectorResourcesTable, ConnectorsTable } from "../../features/connectors/rows.js";
+import type { GraphCollectionsTable, GraphIndexesTable, GraphNodesTable, GraphRelationshipsTable } from "../../features/graph-collections/rows.js";
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from "../../features/webhooks/rows.js";
 
 /**
@@ -207,42 +208,6 @@ export interface FeedbackTable {
   /** JSON object. */
   metadata: string | null;
   created_at: number;
-}
-
-/** One graph of the graph area; `version` increases with every committed change. */
-export interface GraphCollectionsTable {
-  id: string;
-  org_id: string;
-  database_id: string;
-  name: string;
-  version: number;
-  created_at: number;
-}
-
-interface GraphRowScope {
-  collection_id: string;
-  org_id: string;
-  database_id: string;
-}
-
-export interface GraphNodesTable extends GraphRowScope {
-  node_id: number;
-  labels: string;
-  properties: string;
-}
-
-export interface GraphRelationshipsTable extends GraphRowScope {
-  rel_id: number;
-  type: string;
-  start_node: number;
-  end_node: number;
-  properties: string;
-}
-
-export interface GraphIndexesTable extends GraphRowScope {
-  entity: "node" | "relationship";
-  token: string;
-  property: string;
 }
 
 interface GraphScopeColumns {
