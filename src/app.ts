@@ -36,7 +36,7 @@ import { DatabaseStore } from "./features/databases/store.js";
 import { createLlmRelationExtractor } from "./engines/extraction/index.js";
 import { GraphBuilder } from "./features/context-graph/graph-builder.js";
 import { GraphContextProvider } from "./features/context-graph/index.js";
-import { purgeDatabaseGraph } from "./features/context-graph/graph-writer.js";
+import { purgeDatabaseGraph } from "./features/context-graph/graph-write-store.js";
 import { RelationsService } from "./features/context-graph/relations-service.js";
 import { registerGraphRoutes } from "./features/context-graph/routes.js";
 import { SubgraphService } from "./features/context-graph/subgraph-service.js";
@@ -140,7 +140,7 @@ export async function createApplication(config: Config): Promise<Application> {
     await new ItemStore(tx).deleteDatabase(database.id);
     await blobs.deleteDatabase(tx, database.id);
     await vectors.dropDatabase(database.id);
-    await purgeDatabaseGraph(tx, database.id);
+    await purgeDatabaseGraph(tx, { orgId: database.org_id, databaseId: database.id });
   });
 
   const stats = new DatabaseStats(new DatabaseStore(store.db), () => (config.embedding.provider === "local" ? 512 : (config.embedding.dimensions ?? 0)));
@@ -218,8 +218,8 @@ export async function createApplication(config: Config): Promise<Application> {
   const inspect = new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store));
   registerInspectRoutes(server, inspect, publicUrlOf(server, config.publicUrl, config.host, config.port));
   registerEditRoutes(server, edit);
-  const subgraphs = new SubgraphService(store, databases);
-  registerGraphRoutes(server, subgraphs, new RelationsService(store, databases));
+  const subgraphs = new SubgraphService(store);
+  registerGraphRoutes(server, subgraphs, new RelationsService(store), databases);
   const graphContext = new GraphContextProvider(store);
   const termIndexes = new TermIndexes(store);
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);

@@ -1,7 +1,18 @@
 import type { Generated } from "kysely";
 import type { ConnectorObjectsTable, ConnectorResourcesTable, ConnectorsTable } from "../../features/connectors/rows.js";
+import type {
+  ContextGraphAliasesTable,
+  ContextGraphEntitiesTable,
+  ContextGraphLinksTable,
+  ContextGraphMentionsTable,
+  ContextGraphPeopleTable,
+  ContextGraphTripletsTable,
+} from "../../features/context-graph/rows.js";
 import type { GraphCollectionsTable, GraphIndexesTable, GraphNodesTable, GraphRelationshipsTable } from "../../features/graph-collections/rows.js";
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from "../../features/webhooks/rows.js";
+
+/** Kysely's column types, for the features' row interfaces (which may not import the query builder). */
+export type { Generated } from "kysely";
 
 /**
  * Row types of the relational schema shared by both backends. Timestamps are epoch
@@ -208,74 +219,6 @@ export interface FeedbackTable {
   /** JSON object. */
   metadata: string | null;
   created_at: number;
-}
-
-interface GraphScopeColumns {
-  /** The owning organization (every tenant table carries it; see migration 0011). */
-  org_id: string;
-  database_id: string;
-  corpus: Corpus;
-  collection: string;
-}
-
-/** An item-level link declared by `item_id`, to the item whose public id is `target_source_id`. */
-export interface ContextGraphLinksTable extends GraphScopeColumns {
-  item_id: string;
-  target_source_id: string;
-  /** `relates_to` (explicit relation) or `parent` (the target is the owner's parent). */
-  kind: string;
-  /** The declared relation type (`references`, `reply_to`, ...); `parent_of` for parents. */
-  relation_type: string;
-  created_at: number;
-}
-
-export interface ContextGraphTripletsTable extends GraphScopeColumns {
-  triplet_key: Generated<number>;
-  item_id: string;
-  chunk_id: string;
-  /** `chunk` (read from text) or `structural` (read from app item fields). */
-  kind: string;
-  source_entity_id: string;
-  target_entity_id: string;
-  /** JSON array of relations; their entity ids are rendered from the row's columns. */
-  relations: string;
-}
-
-export interface ContextGraphEntitiesTable extends GraphScopeColumns {
-  entity_id: string;
-  name: string;
-  /** Normalised name, for looking entities up from query text. */
-  name_key: string;
-  type: string;
-  namespace: string;
-  identifier: string | null;
-  provider: string | null;
-}
-
-export interface ContextGraphMentionsTable extends GraphScopeColumns {
-  item_id: string;
-  chunk_id: string;
-  entity_id: string;
-}
-
-export interface ContextGraphPeopleTable {
-  /** The owning organization (every tenant table carries it; see migration 0011). */
-  org_id: string;
-  database_id: string;
-  scope: string;
-  entity_id: string;
-  name: string;
-  /** JSON array of alias keys. */
-  keys: string;
-}
-
-export interface ContextGraphAliasesTable {
-  /** The owning organization (every tenant table carries it; see migration 0011). */
-  org_id: string;
-  database_id: string;
-  scope: string;
-  alias_key: string;
-  entity_id: string;
 }
 
 export interface Schema {
