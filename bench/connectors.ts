@@ -12,7 +12,7 @@ import { createApplication } from "../src/app.js";
 import { loadConfig } from "../src/platform/config.js";
 import { objectItem } from "../src/features/connectors/object-items.js";
 import { createProviderRegistry } from "../src/features/connectors/registry.js";
-import { ConnectorStore } from "../src/features/connectors/store.js";
+import { ConnectorStore, orgOf } from "../src/features/connectors/store.js";
 import type { IndexingStatus } from "../src/features/items/item-types.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { BENCH_TOKENS, startBenchWorkspace } from "./connector-workspace.js";
@@ -102,9 +102,9 @@ const providers = createProviderRegistry(config.connectorApiUrls);
 const items: Array<Record<string, unknown>> = [];
 for (const id of connectors) {
   const s = new ConnectorStore(app.store.db);
-  const row = (await s.getById(id))!;
+  const row = (await s.findForJobAcrossOrganizations(id))!;
   const provider = providers.get(row.provider)!;
-  for (const r of await s.listResources(id)) {
+  for (const r of await s.listResources(orgOf(row), id)) {
     const ref = { resourceId: r.resource_id, resourceType: r.resource_type, displayName: r.display_name, providerMetadata: null };
     const credentials = { access_token: BENCH_TOKENS[row.provider as "slack" | "github"] };
     const window = provider.openWindow("", Date.now() - LOOKBACK_DAYS * 86_400_000, Date.now());

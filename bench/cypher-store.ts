@@ -8,6 +8,7 @@
  * Targets (embedded): indexed lookup p50 < 1 ms, 2-hop count p50 < 5 ms, UNWIND create 100k nodes < 5 s.
  */
 import { createApplication, type Application } from "../src/app.js";
+import { tenancyOf } from "../src/features/databases/tenancy.js";
 import { loadConfig } from "../src/platform/config.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { measure, measureShapes, option, seededRandom, socialGraphShapes } from "./bench-utils.js";
@@ -36,8 +37,9 @@ const app = await open();
 try {
   console.log(`backend: ${app.store.backend}`);
   const org = await app.orgs.createOrganization("bench");
-  await app.graphArea.createDatabase(org.id, "bench");
-  const query = (collection: string, q: string, params: Record<string, unknown> = {}) => app.graphArea.query(org.id, "bench", collection, q, params);
+  const database = await app.graphArea.createDatabase({ orgId: org.id }, "bench");
+  const at = (collection: string) => ({ ...tenancyOf(database), collection });
+  const query = (collection: string, q: string, params: Record<string, unknown> = {}) => app.graphArea.query(at(collection), q, params);
 
   let t0 = performance.now();
   for (let from = 0; from < NODES; from += BATCH) {
@@ -67,7 +69,7 @@ try {
   const other = await open();
   try {
     t0 = performance.now();
-    await other.graphArea.query(org.id, "bench", "social", "MATCH (n:Person {id: 0}) RETURN n.name", {});
+    await other.graphArea.query(at("social"), "MATCH (n:Person {id: 0}) RETURN n.name", {});
     console.log(`cold load of the social graph by a second instance: ${seconds(t0)} s`);
   } finally {
     await other.close();

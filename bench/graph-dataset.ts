@@ -6,7 +6,7 @@ import type { GraphEntity, RelationTriplet } from "../src/engines/extraction/ind
 import type { ItemRow } from "../src/features/items/store.js";
 import { entityIdFor } from "../src/engines/extraction/index.js";
 import type { ItemGraph } from "../src/features/context-graph/extract-item-graph.js";
-import { resolutionScopeOf, writeItemGraph } from "../src/features/context-graph/graph-writer.js";
+import { resolutionScopeOf, writeItemGraph } from "../src/features/context-graph/graph-write-store.js";
 import type { ItemLink } from "../src/features/context-graph/item-links.js";
 import type { Store } from "../src/platform/store/db.js";
 

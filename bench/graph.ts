@@ -38,7 +38,7 @@ const writeSeconds = (performance.now() - started) / 1000;
 await sql`ANALYZE`.execute(app.store.db);
 
 // 2. Subgraph latency at depth 5, max_sources 200, through the service.
-const address = { orgId: org.id, database: "bench", collection: "bench", corpus: "knowledge" as const, principals: null };
+const address = { orgId: org.id, databaseId: database.id, collection: "bench", corpus: "knowledge" as const, principals: null };
 const seeds = Array.from({ length: QUERIES }, (_, i) => data.sourceIds[(i * 7919) % data.sourceIds.length] ?? "");
 for (const id of seeds.slice(0, 20)) await app.subgraphs.subgraph({ ...address, id, depth: 5, maxSources: 200 });
 const times: number[] = [];
@@ -102,7 +102,7 @@ for (const id of seeds.slice(0, 100)) {
 for (const list of [contextTimes.fast, contextTimes.thinking, relatedTimes]) list.sort((a, b) => a - b);
 
 // 3. Relations paging over the whole collection, 100 groups per page.
-const relations = new RelationsService(app.store, app.databases);
+const relations = new RelationsService(app.store);
 started = performance.now();
 let groups = 0;
 let pages = 0;

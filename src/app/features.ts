@@ -1,6 +1,6 @@
 import { createConnectors, type Connectors } from "../features/connectors/index.js";
 import { GraphContextProvider } from "../features/context-graph/index.js";
-import { purgeDatabaseGraph } from "../features/context-graph/graph-writer.js";
+import { purgeDatabaseGraph } from "../features/context-graph/graph-write-store.js";
 import { RelationsService } from "../features/context-graph/relations-service.js";
 import { SubgraphService } from "../features/context-graph/subgraph-service.js";
 import { DatabasePurge, type DatabasePurger } from "../features/databases/purge.js";
@@ -71,7 +71,7 @@ export async function buildFeatures(config: Config, { logger, store, queue, embe
     await new ItemStore(tx).deleteDatabase(database);
     await blobs.deleteDatabase(tx, database);
     await vectors.dropDatabase(database.id);
-    await purgeDatabaseGraph(tx, database.id);
+    await purgeDatabaseGraph(tx, { orgId: database.org_id, databaseId: database.id });
   };
   const databasePurge = new DatabasePurge(store, [
     contextPurger,
@@ -89,8 +89,8 @@ export async function buildFeatures(config: Config, { logger, store, queue, embe
     stats,
     connectors: createConnectors(config, { store, databases, ingest, edit, queue }),
     databasePurge,
-    subgraphs: new SubgraphService(store, databases),
-    relations: new RelationsService(store, databases),
+    subgraphs: new SubgraphService(store),
+    relations: new RelationsService(store),
     graphContext,
     termIndexes,
     query: new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog, now),

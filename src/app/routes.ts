@@ -55,13 +55,13 @@ export async function buildServer(config: Config, platform: Platform, context: C
   registerListRoutes(server, features.list);
   registerInspectRoutes(server, features.inspect, databases, publicUrlOf(server, config.publicUrl, config.host, config.port));
   registerEditRoutes(server, edit, databases);
-  registerGraphRoutes(server, features.subgraphs, features.relations);
+  registerGraphRoutes(server, features.subgraphs, features.relations, databases);
   registerQueryRoutes(server, features.query);
   registerLegacyV1Routes(server, { statuses: features.statuses, databases, ingest, query: features.query, edit, uploads });
   registerFeedbackRoutes(server, features.feedback);
   registerWebhookRoutes(server, context.webhooks.service);
-  registerGraphAreaRoutes(server, features.graphArea);
-  registerConnectorRoutes(server, features.connectors.service, features.connectors.control);
+  registerGraphAreaRoutes(server, features.graphArea, databases);
+  registerConnectorRoutes(server, features.connectors.service, features.connectors.control, databases);
   await server.ready();
   return server;
 }

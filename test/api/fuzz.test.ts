@@ -127,7 +127,10 @@ describe("random and malformed input never produces a 5xx", () => {
         if (method === "GET") continue;
         const res = await t.request(method, path, { rawBody: value, headers: { "Content-Type": "application/json" } });
         requests++;
-        assert.ok(res.status >= 400 && res.status < 500, `${method} ${path} raw ${value.slice(0, 40)} -> ${res.status} ${res.text}`);
+        // An empty object is a well-formed body: a route without required fields may accept it
+        // (DELETE /webhooks/indexing does, answering 200), so only a 5xx is wrong there.
+        if (value === "{}") assert.ok(res.status < 500, `${method} ${path} raw {} -> ${res.status} ${res.text}`);
+        else assert.ok(res.status >= 400 && res.status < 500, `${method} ${path} raw ${value.slice(0, 40)} -> ${res.status} ${res.text}`);
       }
       for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
         if (method === "GET") continue;

@@ -30,7 +30,7 @@ export function createConnectors(config: Config, deps: ConnectorDeps): Connector
   const vault = new CredentialVault(new SecretBox(config.connectorSecretKey, "connector-credentials", "CONNECTOR_SECRET_KEY"));
   const providers = createProviderRegistry(config.connectorApiUrls);
   return {
-    service: new ConnectorService(deps.store, deps.databases, providers, vault),
+    service: new ConnectorService(deps.store, providers, vault),
     control: new SyncControl(deps.store, deps.queue),
     engine: new SyncEngine(deps.store, providers, vault, deps.ingest, deps.edit, deps.queue),
   };

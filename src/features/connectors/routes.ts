@@ -1,9 +1,11 @@
+import { resolveDatabase } from "../databases/tenancy.js";
+import type { DatabaseService } from "../databases/service.js";
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError, invalidInput } from "../../platform/errors/app-error.js";
 import { pickAliased, resolveScope } from "../../platform/http/aliases.js";
 import type { App } from "../../platform/http/app-type.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf, requirePrincipal } from "../../platform/http/auth.js";
 import { providerCatalogEntry, providerDetail } from "./provider-views.js";
 import { AUTHENTICATED, envelopeErrors, WITH_BODY } from "../../platform/http/response-schemas.js";
 import {
@@ -48,7 +50,7 @@ async function objectBodyIfAny(req: FastifyRequest): Promise<void> {
   }
 }
 
-export function registerConnectorRoutes(app: App, service: ConnectorService, control: SyncControl): void {
+export function registerConnectorRoutes(app: App, service: ConnectorService, control: SyncControl, databases: DatabaseService): void {
   app.get(
     "/connectors/providers",
     {
@@ -69,15 +71,13 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors",
     { schema: { tags, body: CreateBody, response: { 201: ConnectorView, ...envelopeErrors(...WITH_BODY, 404, 409, 422, 502) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
       const b = req.body;
       const { database, collection } = resolveScope(req, b);
       if (database === undefined) throw invalidInput("'database' is required");
-      const created = await service.create(orgId, {
+      const at = await resolveDatabase(databases, orgTenancyOf(req), database, collection);
+      const created = await service.create(at, {
         provider: b.provider,
         name: opt(b.name),
-        database,
-        collection,
         providerAccountScope: opt(b.provider_account_scope),
         credentials: b.credentials,
         authType: opt(b.auth_type),
@@ -92,8 +92,8 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors",
     { schema: { tags, querystring: ListQuery, response: { 200: ConnectorList, ...envelopeErrors(...AUTHENTICATED) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return send(reply, { connectors: await service.list(orgId, req.query.provider) });
+      const org = orgTenancyOf(req);
+      return send(reply, { connectors: await service.list(org, req.query.provider) });
     },
   );
 
@@ -101,8 +101,8 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id",
     { schema: { tags, params: ConnectorParams, response: { 200: ConnectorView, ...envelopeErrors(...AUTHENTICATED, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return send(reply, await service.view(await service.find(orgId, req.params.id)));
+      const org = orgTenancyOf(req);
+      return send(reply, await service.view(await service.find(org, req.params.id)));
     },
   );
 
@@ -110,11 +110,11 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id",
     { schema: { tags, params: ConnectorParams, body: PatchBody, response: { 200: ConnectorPatched, ...envelopeErrors(...WITH_BODY, 404, 422, 502) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
+      const org = orgTenancyOf(req);
       const b = req.body;
       return send(
         reply,
-        await service.patch(orgId, req.params.id, {
+        await service.patch(org, req.params.id, {
           syncIntervalSeconds: opt(b.sync_interval_seconds),
           credentials: b.credentials,
           customInstructions: opt(b.custom_instructions),
@@ -127,8 +127,8 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id",
     { preValidation: objectBodyIfAny, schema: { tags, params: ConnectorParams, response: { 200: ConnectorDeleted, ...envelopeErrors(...WITH_BODY, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return send(reply, await service.delete(orgId, req.params.id));
+      const org = orgTenancyOf(req);
+      return send(reply, await service.delete(org, req.params.id));
     },
   );
 
@@ -143,9 +143,9 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
       },
     },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
+      const org = orgTenancyOf(req);
       const limit = Math.min(100, req.query.limit ?? 100);
-      return send(reply, await service.discover(orgId, req.params.id, { cursor: req.query.cursor ?? null, limit }));
+      return send(reply, await service.discover(org, req.params.id, { cursor: req.query.cursor ?? null, limit }));
     },
   );
 
@@ -153,7 +153,7 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id/configure",
     { schema: { tags, params: ConnectorParams, body: ConfigureBody, response: { 200: Configured, ...envelopeErrors(...WITH_BODY, 404, 409, 422, 502) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
+      const org = orgTenancyOf(req);
       const resources = req.body.resources.map((r, i) => ({
         resourceId: r.resource_id,
         resourceType: opt(r.resource_type),
@@ -165,7 +165,7 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
         acl: opt(r.acl),
         index: i,
       }));
-      return send(reply, await service.configure(orgId, req.params.id, resources, opt(req.body.lookback_days)));
+      return send(reply, await service.configure(org, req.params.id, resources, opt(req.body.lookback_days)));
     },
   );
 
@@ -173,8 +173,8 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id/sync",
     { preValidation: objectBodyIfAny, schema: { tags, params: ConnectorParams, response: { 202: SyncRequested, ...envelopeErrors(...WITH_BODY, 404, 409) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return send(reply, await control.requestSync(orgId, req.params.id), 202);
+      const org = orgTenancyOf(req);
+      return send(reply, await control.requestSync(org, req.params.id), 202);
     },
   );
 
@@ -182,8 +182,8 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id/resources",
     { schema: { tags, params: ConnectorParams, response: { 200: ResourceList, ...envelopeErrors(...AUTHENTICATED, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return send(reply, await service.listResources(orgId, req.params.id));
+      const org = orgTenancyOf(req);
+      return send(reply, await service.listResources(org, req.params.id));
     },
   );
 
@@ -193,9 +193,9 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
       schema: { tags, params: ConnectorParams, body: ResourceCreateBody, response: { 201: ResourceView, ...envelopeErrors(...WITH_BODY, 404, 409, 422, 502) } },
     },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
+      const org = orgTenancyOf(req);
       const b = req.body;
-      const created = await service.addResource(orgId, req.params.id, {
+      const created = await service.addResource(org, req.params.id, {
         resourceId: b.resource_id,
         resourceType: opt(b.resource_type),
         name: opt(b.display_name),
@@ -213,8 +213,8 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id/resources/:resource_id",
     { preValidation: objectBodyIfAny, schema: { tags, params: ResourceParams, response: { 200: ResourceDeleted, ...envelopeErrors(...WITH_BODY, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return send(reply, await service.deleteResource(orgId, req.params.id, req.params.resource_id));
+      const org = orgTenancyOf(req);
+      return send(reply, await service.deleteResource(org, req.params.id, req.params.resource_id));
     },
   );
 
@@ -222,8 +222,8 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id/pause",
     { preValidation: objectBodyIfAny, schema: { tags, params: ConnectorParams, response: { 200: Paused, ...envelopeErrors(...WITH_BODY, 404, 409) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return send(reply, await control.pause(orgId, req.params.id));
+      const org = orgTenancyOf(req);
+      return send(reply, await control.pause(org, req.params.id));
     },
   );
 
@@ -231,8 +231,8 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id/resume",
     { preValidation: objectBodyIfAny, schema: { tags, params: ConnectorParams, response: { 200: Resumed, ...envelopeErrors(...WITH_BODY, 404, 409) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return send(reply, await control.resume(orgId, req.params.id));
+      const org = orgTenancyOf(req);
+      return send(reply, await control.resume(org, req.params.id));
     },
   );
 
@@ -240,8 +240,8 @@ export function registerConnectorRoutes(app: App, service: ConnectorService, con
     "/connectors/:id/status",
     { schema: { tags, params: ConnectorParams, response: { 200: ConnectorStatus, ...envelopeErrors(...AUTHENTICATED, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return send(reply, await service.status(orgId, req.params.id));
+      const org = orgTenancyOf(req);
+      return send(reply, await service.status(org, req.params.id));
     },
   );
 }

@@ -1,20 +1,19 @@
-import type { DatabaseService } from "../databases/service.js";
+import type { ResolvedDatabase } from "../databases/tenancy.js";
 import { AppError, invalidInput } from "../../platform/errors/app-error.js";
 import type { Store } from "../../platform/store/db.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
 import { isUniqueViolation } from "../../platform/store/errors.js";
 import { newId } from "../../platform/util/ids.js";
 import { checkCredentials, type CredentialVault, providerFailure, verifyCredentials } from "./credentials.js";
 import { checkInstructions, checkJsonSize, checkLookback, MAX_RESOURCE_ADDITIONAL_BYTES, MAX_RESOURCE_METADATA_BYTES, resolveInterval } from "./limits.js";
 import type { ConnectorProvider, Credentials } from "./provider.js";
 import type { ProviderRegistry } from "./registry.js";
-import { ConnectorStore, type ConnectorRow, type ResourceRow } from "./store.js";
+import { ConnectorStore, orgOf, type ConnectorRow, type ResourceRow } from "./store.js";
 import { connectorView, resourceView, statusView } from "./views.js";
 
 export interface CreateInput {
   provider: string;
   name?: string;
-  database: string;
-  collection?: string;
   providerAccountScope?: string;
   credentials: unknown;
   authType?: string;
@@ -48,7 +47,6 @@ const COLLECTION = /^[^\s/\\?#%]{1,128}$/;
 export class ConnectorService {
   constructor(
     private readonly store: Store,
-    private readonly databases: DatabaseService,
     readonly providers: ProviderRegistry,
     private readonly vault: CredentialVault,
     private readonly now: () => number = Date.now,
@@ -66,8 +64,8 @@ export class ConnectorService {
     return provider;
   }
 
-  async find(orgId: string, id: string): Promise<ConnectorRow> {
-    const row = await new ConnectorStore(this.store.db).get(orgId, id);
+  async find(org: OrgTenancy, id: string): Promise<ConnectorRow> {
+    const row = await new ConnectorStore(this.store.db).get(org, id);
     if (!row) throw connectorNotFound(id);
     return row;
   }
@@ -79,14 +77,14 @@ export class ConnectorService {
   }
 
   async view(row: ConnectorRow): Promise<Record<string, unknown>> {
-    return connectorView(row, await new ConnectorStore(this.store.db).listResources(row.id));
+    return connectorView(row, await new ConnectorStore(this.store.db).listResources(orgOf(row), row.id));
   }
 
-  async create(orgId: string, input: CreateInput): Promise<Record<string, unknown>> {
+  /** A connector feeding the database (and collection: its default unless one was named) resolved at the edge. */
+  async create(at: ResolvedDatabase, input: CreateInput): Promise<Record<string, unknown>> {
     const provider = this.providerOf(input.provider);
     const d = provider.descriptor;
-    const database = await this.databases.get(orgId, input.database);
-    const collection = input.collection ?? database.name;
+    const { database, collection } = at;
     if (!COLLECTION.test(collection)) throw invalidInput("invalid collection name");
     if (input.authType !== undefined && input.authType !== d.authType) throw invalidInput(`auth_type for ${d.provider} must be '${d.authType}'`);
     const interval = resolveInterval(input.syncIntervalSeconds, d);
@@ -94,10 +92,10 @@ export class ConnectorService {
     const credentials = checkCredentials(provider, input.credentials);
     const account = await verifyCredentials(provider, credentials, this.now());
     const scope = input.providerAccountScope?.trim() || (d.accountScopeFromProvider ? account.accountScope : "");
-    const at = this.now();
+    const now = this.now();
     const row: ConnectorRow = {
       id: newId(),
-      org_id: orgId,
+      org_id: at.orgId,
       database_id: database.id,
       database_name: database.name,
       collection,
@@ -107,7 +105,7 @@ export class ConnectorService {
       auth_type: d.authType,
       credentials: this.vault.seal(credentials),
       sync_interval_seconds: interval,
-      next_sync_at: at,
+      next_sync_at: now,
       sync_state: "idle",
       run_id: null,
       run_reconcile: 0,
@@ -125,8 +123,8 @@ export class ConnectorService {
       paused: 0,
       paused_at: null,
       custom_instructions: instructions,
-      created_at: at,
-      updated_at: at,
+      created_at: now,
+      updated_at: now,
     };
     try {
       await new ConnectorStore(this.store.db).insert(row);
@@ -139,15 +137,15 @@ export class ConnectorService {
     return connectorView(row, []);
   }
 
-  async list(orgId: string, provider?: string): Promise<Record<string, unknown>[]> {
+  async list(org: OrgTenancy, provider?: string): Promise<Record<string, unknown>[]> {
     const s = new ConnectorStore(this.store.db);
-    const rows = await s.list(orgId, provider);
-    return Promise.all(rows.map(async (r) => connectorView(r, await s.listResources(r.id))));
+    const rows = await s.list(org, provider);
+    return Promise.all(rows.map(async (r) => connectorView(r, await s.listResources(org, r.id))));
   }
 
   /** PATCH: everything is checked before anything changes (400/422 leave the record as it was). */
-  async patch(orgId: string, id: string, input: PatchInput): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
+  async patch(org: OrgTenancy, id: string, input: PatchInput): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
     const provider = this.providerOf(row.provider);
     const d = provider.descriptor;
     const interval = input.syncIntervalSeconds === undefined ? undefined : resolveInterval(input.syncIntervalSeconds, d);
@@ -169,7 +167,7 @@ export class ConnectorService {
       // New credentials clear the re-authentication state; id, resources and cursors stay.
       Object.assign(set, { credentials: sealed, needs_reauth: 0, needs_reauth_at: null, needs_reauth_reason: "", next_sync_at: at });
     }
-    await new ConnectorStore(this.store.db).update(row.id, set);
+    await new ConnectorStore(this.store.db).update(org, row.id, set);
     const next = set.next_sync_at ?? row.next_sync_at;
     return {
       connector_id: row.id,
@@ -183,14 +181,14 @@ export class ConnectorService {
   }
 
   /** Deletes the connector with its resources, credentials and ledger; ingested items stay. */
-  async delete(orgId: string, id: string): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
-    await new ConnectorStore(this.store.db).delete(row.id);
+  async delete(org: OrgTenancy, id: string): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
+    await new ConnectorStore(this.store.db).delete(org, row.id);
     return { connector_id: row.id, deleted: true };
   }
 
-  async discover(orgId: string, id: string, page: { cursor: string | null; limit: number }): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
+  async discover(org: OrgTenancy, id: string, page: { cursor: string | null; limit: number }): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
     const provider = this.providerOf(row.provider);
     try {
       const found = await provider.discover(this.credentialsOf(row), page, AbortSignal.timeout(60_000));
@@ -252,8 +250,8 @@ export class ConnectorService {
   }
 
   /** Activates resources (upsert: re-configuring keeps cursors) and makes the connector due now. */
-  async configure(orgId: string, id: string, resources: readonly ResourceInput[], lookbackDays: number | undefined): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
+  async configure(org: OrgTenancy, id: string, resources: readonly ResourceInput[], lookbackDays: number | undefined): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
     const lookback = checkLookback(lookbackDays);
     const rows = await this.resourceRows(
       row,
@@ -262,45 +260,45 @@ export class ConnectorService {
     await this.store.transaction(async (tx) => {
       const s = new ConnectorStore(tx);
       for (const r of rows) await s.upsertResource(r);
-      await s.update(row.id, { next_sync_at: Math.min(row.next_sync_at ?? this.now(), this.now()), updated_at: this.now() });
+      await s.update(org, row.id, { next_sync_at: Math.min(row.next_sync_at ?? this.now(), this.now()), updated_at: this.now() });
     });
     return { connector_id: row.id, configured: rows.length, backfill: lookback > 30 };
   }
 
-  async listResources(orgId: string, id: string): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
-    return { connector_id: row.id, resources: (await new ConnectorStore(this.store.db).listResources(row.id)).map(resourceView) };
+  async listResources(org: OrgTenancy, id: string): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
+    return { connector_id: row.id, resources: (await new ConnectorStore(this.store.db).listResources(org, row.id)).map(resourceView) };
   }
 
-  async addResource(orgId: string, id: string, input: ResourceInput): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
+  async addResource(org: OrgTenancy, id: string, input: ResourceInput): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
     const s = new ConnectorStore(this.store.db);
-    if (await s.getResource(row.id, input.resourceId))
+    if (await s.getResource(org, row.id, input.resourceId))
       throw new AppError("CONNECTOR_CONFLICT", `resource '${input.resourceId}' is already configured on this connector`);
     const [resource] = await this.resourceRows(row, [input]);
     if (!resource) throw invalidInput("no resource given");
     await this.store.transaction(async (tx) => {
       await new ConnectorStore(tx).upsertResource(resource);
-      await new ConnectorStore(tx).update(row.id, { next_sync_at: Math.min(row.next_sync_at ?? this.now(), this.now()), updated_at: this.now() });
+      await new ConnectorStore(tx).update(org, row.id, { next_sync_at: Math.min(row.next_sync_at ?? this.now(), this.now()), updated_at: this.now() });
     });
     return resourceView(resource);
   }
 
   /** Stops syncing the resource; its ingested items stay (and leave the deletion reconciliation). */
-  async deleteResource(orgId: string, id: string, resourceId: string): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
+  async deleteResource(org: OrgTenancy, id: string, resourceId: string): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
     const deleted = await this.store.transaction(async (tx) => {
       const s = new ConnectorStore(tx);
-      const ok = await s.deleteResource(row.id, resourceId);
-      if (ok) await s.forgetResourceObjects(row.id, resourceId);
+      const ok = await s.deleteResource(org, row.id, resourceId);
+      if (ok) await s.forgetResourceObjects(org, row.id, resourceId);
       return ok;
     });
     if (!deleted) throw new AppError("CONNECTOR_RESOURCE_NOT_FOUND", `resource '${resourceId}' is not configured on connector '${row.id}'`);
     return { connector_id: row.id, deleted: true, resource_id: resourceId };
   }
 
-  async status(orgId: string, id: string): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
-    return statusView(row, await new ConnectorStore(this.store.db).listResources(row.id));
+  async status(org: OrgTenancy, id: string): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
+    return statusView(row, await new ConnectorStore(this.store.db).listResources(org, row.id));
   }
 }

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool, type Updateable } from "kysely";
 import type { Executor } from "../../platform/store/db.js";
-import type { ConnectorObjectsTable, ConnectorResourcesTable, ConnectorsTable } from "../../platform/store/schema.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
+import type { ConnectorObjectsTable, ConnectorResourcesTable, ConnectorsTable } from "./rows.js";
 
 export type ConnectorRow = ConnectorsTable;
 export type ResourceRow = ConnectorResourcesTable;
@@ -20,7 +21,14 @@ const orphanedRun = (table: string): RawBuilder<SqlBool> => {
       AND j.dedupe_key LIKE ('connector-sync:' || ${t}.run_id || ':%')))`;
 };
 
-/** Connectors, their resources and their object ledger. One SQL implementation serves both backends. */
+/** The organization a connector row belongs to: the tenancy of its job's and scheduler's work. */
+export const orgOf = (row: Pick<ConnectorRow, "org_id">): OrgTenancy => ({ orgId: row.org_id });
+
+/**
+ * Connectors, their resources and their object ledger. One SQL implementation serves both
+ * backends. Every query names the organization; the two that span organizations on purpose
+ * (the sync job's first read, the scheduler pass) say so in their names.
+ */
 export class ConnectorStore {
   constructor(private readonly db: Executor) {}
 
@@ -28,23 +36,32 @@ export class ConnectorStore {
     await this.db.insertInto("connectors").values(row).execute();
   }
 
-  get(orgId: string, id: string): Promise<ConnectorRow | undefined> {
-    return this.db.selectFrom("connectors").selectAll().where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
+  get(org: OrgTenancy, id: string): Promise<ConnectorRow | undefined> {
+    return this.db.selectFrom("connectors").selectAll().where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
   }
 
-  getById(id: string): Promise<ConnectorRow | undefined> {
+  /**
+   * A connector by id whatever its organization: the `connector.sync` job carries only the
+   * connector and run ids; the row names the organization every later query is scoped by.
+   */
+  findForJobAcrossOrganizations(id: string): Promise<ConnectorRow | undefined> {
     return this.db.selectFrom("connectors").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
-  list(orgId: string, provider?: string): Promise<ConnectorRow[]> {
-    let q = this.db.selectFrom("connectors").selectAll().where("org_id", "=", orgId);
+  list(org: OrgTenancy, provider?: string): Promise<ConnectorRow[]> {
+    let q = this.db.selectFrom("connectors").selectAll().where("org_id", "=", org.orgId);
     if (provider !== undefined) q = q.where("provider", "=", provider);
     return q.orderBy("created_at").orderBy("id").execute();
   }
 
   /** Applies `set` when the row still matches `guard` (compare-and-set); true when it did. */
-  async update(id: string, set: Updateable<ConnectorsTable>, guard: { runId?: string | null; syncState?: ConnectorRow["sync_state"] } = {}): Promise<boolean> {
-    let q = this.db.updateTable("connectors").set(set).where("id", "=", id);
+  async update(
+    org: OrgTenancy,
+    id: string,
+    set: Updateable<ConnectorsTable>,
+    guard: { runId?: string | null; syncState?: ConnectorRow["sync_state"] } = {},
+  ): Promise<boolean> {
+    let q = this.db.updateTable("connectors").set(set).where("org_id", "=", org.orgId).where("id", "=", id);
     if (guard.runId !== undefined) q = guard.runId === null ? q.where("run_id", "is", null) : q.where("run_id", "=", guard.runId);
     if (guard.syncState !== undefined) q = q.where("sync_state", "=", guard.syncState);
     const res = await q.executeTakeFirst();
@@ -55,10 +72,11 @@ export class ConnectorStore {
    * Starts a run when the connector is free: idle, not paused, not waiting for credentials, or
    * (with `takeOrphaned`) when its run lost its job. True when this call claimed it.
    */
-  async claimRun(id: string, runId: string, reconcile: boolean, at: number, takeOrphaned: boolean): Promise<boolean> {
+  async claimRun(org: OrgTenancy, id: string, runId: string, reconcile: boolean, at: number, takeOrphaned: boolean): Promise<boolean> {
     const res = await this.db
       .updateTable("connectors")
       .set({ sync_state: "queued", run_id: runId, run_reconcile: reconcile ? 1 : 0, sync_heartbeat_at: at, updated_at: at })
+      .where("org_id", "=", org.orgId)
       .where("id", "=", id)
       .where((eb) =>
         takeOrphaned
@@ -69,24 +87,26 @@ export class ConnectorStore {
     return Number(res.numUpdatedRows) > 0;
   }
 
-  async addDispatched(id: string, runId: string, count: number, at: number): Promise<void> {
+  async addDispatched(org: OrgTenancy, id: string, runId: string, count: number, at: number): Promise<void> {
     await this.db
       .updateTable("connectors")
       .set({ documents_dispatched: sql<number>`documents_dispatched + ${count}`, sync_heartbeat_at: at })
+      .where("org_id", "=", org.orgId)
       .where("id", "=", id)
       .where("run_id", "=", runId)
       .execute();
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom("connectors").where("id", "=", id).execute();
+  async delete(org: OrgTenancy, id: string): Promise<void> {
+    await this.db.deleteFrom("connectors").where("org_id", "=", org.orgId).where("id", "=", id).execute();
   }
 
   /**
    * Connectors whose scheduled time has come (idle, not paused, not waiting for new
-   * credentials, with resources), plus runs whose job is gone (see orphanedRun).
+   * credentials, with resources), plus runs whose job is gone (see orphanedRun), of every
+   * organization: the scheduler pass is one system-wide job.
    */
-  async due(now: number, limit: number): Promise<ConnectorRow[]> {
+  async dueAcrossOrganizations(now: number, limit: number): Promise<ConnectorRow[]> {
     return this.db
       .selectFrom("connectors as c")
       .selectAll("c")
@@ -96,20 +116,32 @@ export class ConnectorStore {
           orphanedRun("c"),
         ]),
       )
-      .where((eb) => eb.exists(eb.selectFrom("connector_resources as r").select("r.resource_id").whereRef("r.connector_id", "=", "c.id")))
+      .where((eb) =>
+        eb.exists(
+          eb.selectFrom("connector_resources as r").select("r.resource_id").whereRef("r.connector_id", "=", "c.id").whereRef("r.org_id", "=", "c.org_id"),
+        ),
+      )
       .orderBy("c.next_sync_at")
       .limit(limit)
       .execute();
   }
 
-  listResources(connectorId: string): Promise<ResourceRow[]> {
-    return this.db.selectFrom("connector_resources").selectAll().where("connector_id", "=", connectorId).orderBy("created_at").orderBy("resource_id").execute();
-  }
-
-  getResource(connectorId: string, resourceId: string): Promise<ResourceRow | undefined> {
+  listResources(org: OrgTenancy, connectorId: string): Promise<ResourceRow[]> {
     return this.db
       .selectFrom("connector_resources")
       .selectAll()
+      .where("org_id", "=", org.orgId)
+      .where("connector_id", "=", connectorId)
+      .orderBy("created_at")
+      .orderBy("resource_id")
+      .execute();
+  }
+
+  getResource(org: OrgTenancy, connectorId: string, resourceId: string): Promise<ResourceRow | undefined> {
+    return this.db
+      .selectFrom("connector_resources")
+      .selectAll()
+      .where("org_id", "=", org.orgId)
       .where("connector_id", "=", connectorId)
       .where("resource_id", "=", resourceId)
       .executeTakeFirst();
@@ -137,30 +169,43 @@ export class ConnectorStore {
       .execute();
   }
 
-  async updateResource(connectorId: string, resourceId: string, set: Updateable<ConnectorResourcesTable>): Promise<void> {
-    await this.db.updateTable("connector_resources").set(set).where("connector_id", "=", connectorId).where("resource_id", "=", resourceId).execute();
+  async updateResource(org: OrgTenancy, connectorId: string, resourceId: string, set: Updateable<ConnectorResourcesTable>): Promise<void> {
+    await this.db
+      .updateTable("connector_resources")
+      .set(set)
+      .where("org_id", "=", org.orgId)
+      .where("connector_id", "=", connectorId)
+      .where("resource_id", "=", resourceId)
+      .execute();
   }
 
-  async deleteResource(connectorId: string, resourceId: string): Promise<boolean> {
+  async deleteResource(org: OrgTenancy, connectorId: string, resourceId: string): Promise<boolean> {
     const res = await this.db
       .deleteFrom("connector_resources")
+      .where("org_id", "=", org.orgId)
       .where("connector_id", "=", connectorId)
       .where("resource_id", "=", resourceId)
       .executeTakeFirst();
     return Number(res.numDeletedRows) > 0;
   }
 
-  async forgetResourceObjects(connectorId: string, resourceId: string): Promise<void> {
-    await this.db.deleteFrom("connector_objects").where("connector_id", "=", connectorId).where("resource_id", "=", resourceId).execute();
+  async forgetResourceObjects(org: OrgTenancy, connectorId: string, resourceId: string): Promise<void> {
+    await this.db
+      .deleteFrom("connector_objects")
+      .where("org_id", "=", org.orgId)
+      .where("connector_id", "=", connectorId)
+      .where("resource_id", "=", resourceId)
+      .execute();
   }
 
   /** Content hashes of ledger entries, by source id. */
-  async hashes(connectorId: string, sourceIds: readonly string[]): Promise<Map<string, string>> {
+  async hashes(org: OrgTenancy, connectorId: string, sourceIds: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     for (let i = 0; i < sourceIds.length; i += 500) {
       const rows = await this.db
         .selectFrom("connector_objects")
         .select(["source_id", "content_hash"])
+        .where("org_id", "=", org.orgId)
         .where("connector_id", "=", connectorId)
         .where("source_id", "in", sourceIds.slice(i, i + 500))
         .execute();
@@ -187,12 +232,13 @@ export class ConnectorStore {
   }
 
   /** Source ids of the connector's stored items (in one collection) whose parent is one of `parentIds`. */
-  async childrenOf(c: Pick<ConnectorRow, "id" | "database_id">, collection: string, parentIds: readonly string[]): Promise<string[]> {
+  async childrenOf(c: Pick<ConnectorRow, "id" | "org_id" | "database_id">, collection: string, parentIds: readonly string[]): Promise<string[]> {
     const out: string[] = [];
     for (let i = 0; i < parentIds.length; i += 500) {
       const rows = await this.db
         .selectFrom("context_items")
         .select("source_id")
+        .where("org_id", "=", c.org_id)
         .where("database_id", "=", c.database_id)
         .where("corpus", "=", "knowledge")
         .where("collection", "=", collection)
@@ -204,19 +250,21 @@ export class ConnectorStore {
     return out;
   }
 
-  ledgerOf(connectorId: string, resourceId: string): Promise<Array<Pick<ObjectRow, "source_id" | "collection">>> {
+  ledgerOf(org: OrgTenancy, connectorId: string, resourceId: string): Promise<Array<Pick<ObjectRow, "source_id" | "collection">>> {
     return this.db
       .selectFrom("connector_objects")
       .select(["source_id", "collection"])
+      .where("org_id", "=", org.orgId)
       .where("connector_id", "=", connectorId)
       .where("resource_id", "=", resourceId)
       .execute();
   }
 
-  async deleteObjects(connectorId: string, sourceIds: readonly string[]): Promise<void> {
+  async deleteObjects(org: OrgTenancy, connectorId: string, sourceIds: readonly string[]): Promise<void> {
     for (let i = 0; i < sourceIds.length; i += 500) {
       await this.db
         .deleteFrom("connector_objects")
+        .where("org_id", "=", org.orgId)
         .where("connector_id", "=", connectorId)
         .where("source_id", "in", sourceIds.slice(i, i + 500))
         .execute();

@@ -1,9 +1,10 @@
 import { AppError } from "../../platform/errors/app-error.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Store } from "../../platform/store/db.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
 import { newId } from "../../platform/util/ids.js";
 import { connectorNotFound } from "./service.js";
-import { ConnectorStore, type ConnectorRow } from "./store.js";
+import { ConnectorStore, orgOf, type ConnectorRow } from "./store.js";
 
 /** A scheduled cycle runs the id-only deletion reconciliation at most this often; on-demand syncs always do. */
 const RECONCILE_EVERY_MS = 24 * 3_600_000;
@@ -24,17 +25,17 @@ export class SyncControl {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private async find(orgId: string, id: string): Promise<ConnectorRow> {
-    const row = await new ConnectorStore(this.store.db).get(orgId, id);
+  private async find(org: OrgTenancy, id: string): Promise<ConnectorRow> {
+    const row = await new ConnectorStore(this.store.db).get(org, id);
     if (!row) throw connectorNotFound(id);
     return row;
   }
 
   /** Claims a run and enqueues its job; false when the connector was not free. */
-  async start(connectorId: string, reconcile: boolean, takeOrphaned: boolean, runAt?: number): Promise<string | null> {
+  async start(org: OrgTenancy, connectorId: string, reconcile: boolean, takeOrphaned: boolean, runAt?: number): Promise<string | null> {
     const runId = newId();
     const claimed = await this.store.transaction(async (tx) => {
-      if (!(await new ConnectorStore(tx).claimRun(connectorId, runId, reconcile, this.now(), takeOrphaned))) return false;
+      if (!(await new ConnectorStore(tx).claimRun(org, connectorId, runId, reconcile, this.now(), takeOrphaned))) return false;
       await this.queue.enqueue(
         "connector.sync",
         { connectorId, runId },
@@ -46,31 +47,31 @@ export class SyncControl {
     return runId;
   }
 
-  async requestSync(orgId: string, id: string): Promise<{ run_id: string; workflow_id: string }> {
-    const row = await this.find(orgId, id);
+  async requestSync(org: OrgTenancy, id: string): Promise<{ run_id: string; workflow_id: string }> {
+    const row = await this.find(org, id);
     if (row.paused === 1) throw new AppError("CONNECTOR_CONFLICT", "the connector is paused; resume it first");
     if (row.needs_reauth === 1)
       throw new AppError("CONNECTOR_CONFLICT", `the connector needs new credentials (${row.needs_reauth_reason}); PATCH credentials first`);
-    const runId = await this.start(row.id, true, false);
+    const runId = await this.start(org, row.id, true, false);
     if (runId === null) throw new AppError("CONNECTOR_CONFLICT", "a sync of this connector is already queued or running");
     return { run_id: runId, workflow_id: workflowIdOf(row.id) };
   }
 
-  async pause(orgId: string, id: string): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
+  async pause(org: OrgTenancy, id: string): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
     if (row.paused === 1) throw new AppError("CONNECTOR_CONFLICT", "the connector is already paused");
     const at = this.now();
     // A run in progress stops at its next page boundary, keeping its checkpoint.
-    await new ConnectorStore(this.store.db).update(row.id, { paused: 1, paused_at: at, updated_at: at });
+    await new ConnectorStore(this.store.db).update(org, row.id, { paused: 1, paused_at: at, updated_at: at });
     return { connector_id: row.id, paused: true, paused_at: new Date(at).toISOString() };
   }
 
-  async resume(orgId: string, id: string): Promise<Record<string, unknown>> {
-    const row = await this.find(orgId, id);
+  async resume(org: OrgTenancy, id: string): Promise<Record<string, unknown>> {
+    const row = await this.find(org, id);
     if (row.paused !== 1) throw new AppError("CONNECTOR_CONFLICT", "the connector is not paused");
     const at = this.now();
     // Resuming makes the connector due at once.
-    await new ConnectorStore(this.store.db).update(row.id, { paused: 0, paused_at: null, next_sync_at: at, updated_at: at });
+    await new ConnectorStore(this.store.db).update(org, row.id, { paused: 0, paused_at: null, next_sync_at: at, updated_at: at });
     return { connector_id: row.id, paused: false };
   }
 
@@ -81,11 +82,12 @@ export class SyncControl {
    * by a new run, which also continues from the resources' checkpoints.
    */
   async scheduleDue(now: number = this.now()): Promise<number> {
-    const due = await new ConnectorStore(this.store.db).due(now, SCHEDULE_BATCH);
+    // Every organization's connectors: the scheduler is one system-wide pass; each start is scoped by its row's organization.
+    const due = await new ConnectorStore(this.store.db).dueAcrossOrganizations(now, SCHEDULE_BATCH);
     let started = 0;
     for (const row of due) {
       const reconcile = row.last_reconciled_at === null || now - row.last_reconciled_at >= RECONCILE_EVERY_MS;
-      if ((await this.start(row.id, reconcile, true)) !== null) started++;
+      if ((await this.start(orgOf(row), row.id, reconcile, true)) !== null) started++;
     }
     return started;
   }

@@ -9,7 +9,7 @@ import { objectItem, objectItemId, type ObjectItem } from "./object-items.js";
 import type { ChangedFilter, ConnectorProvider, Credentials, PullPage, ResourceRef, SyncWindow } from "./provider.js";
 import { ProviderError } from "./provider-error.js";
 import type { ProviderRegistry } from "./registry.js";
-import { ConnectorStore, type ConnectorRow, type ResourceRow } from "./store.js";
+import { ConnectorStore, orgOf, type ConnectorRow, type ResourceRow } from "./store.js";
 
 /** The in-flight state of one resource, stored beside its committed cursor. */
 interface Checkpoint {
@@ -50,8 +50,10 @@ export class SyncEngine {
 
   async run(connectorId: string, runId: string, signal: AbortSignal, attempt: number): Promise<void> {
     const s = new ConnectorStore(this.store.db);
-    const row = await s.getById(connectorId);
+    // The job names only the connector; its row names the organization every later query is scoped by.
+    const row = await s.findForJobAcrossOrganizations(connectorId);
     if (!row || row.run_id !== runId) return; // a stale job: the run ended or was replaced
+    const org = orgOf(row);
     const provider = this.providers.get(row.provider);
     const opened = this.vault.open(row.credentials);
     if (!provider || !opened.ok) {
@@ -64,30 +66,31 @@ export class SyncEngine {
     }
     const at = this.now();
     await s.update(
+      org,
       row.id,
       { sync_state: "running", last_attempted_sync_at: row.sync_state === "queued" ? at : row.last_attempted_sync_at, sync_heartbeat_at: at, updated_at: at },
       { runId },
     );
     try {
-      for (const resource of await s.listResources(row.id)) {
+      for (const resource of await s.listResources(org, row.id)) {
         try {
           await this.syncResource(row, runId, provider, opened.credentials, resource, signal);
         } catch (err) {
           // A resource gone or hidden at the provider blocks only itself; its cursor stays.
           if (!(err instanceof ProviderError && err.kind === "not_found")) throw err;
-          await s.updateResource(row.id, resource.resource_id, { status: "failed", message: err.message, checked_at: this.now(), updated_at: this.now() });
+          await s.updateResource(org, row.id, resource.resource_id, { status: "failed", message: err.message, checked_at: this.now(), updated_at: this.now() });
         }
       }
       let reconciled = false;
       if (row.run_reconcile === 1) {
-        const healthy = (await s.listResources(row.id)).filter((r) => r.status !== "failed");
+        const healthy = (await s.listResources(org, row.id)).filter((r) => r.status !== "failed");
         for (const resource of healthy) await this.reconcile(row, runId, provider, opened.credentials, resource, signal);
         reconciled = true;
       }
       await this.finishOk(row, runId, reconciled);
     } catch (err) {
       if (err instanceof RunStopped) {
-        await s.update(row.id, { sync_state: "idle", run_id: null, updated_at: this.now() }, { runId });
+        await s.update(org, row.id, { sync_state: "idle", run_id: null, updated_at: this.now() }, { runId });
         return;
       }
       if (!(err instanceof ProviderError)) throw err; // store trouble: the job retries and resumes
@@ -97,7 +100,7 @@ export class SyncEngine {
 
   private async alive(row: ConnectorRow, runId: string, signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw new RunStopped("aborted");
-    const current = await new ConnectorStore(this.store.db).getById(row.id);
+    const current = await new ConnectorStore(this.store.db).get(orgOf(row), row.id);
     if (!current || current.run_id !== runId || current.paused === 1) throw new RunStopped("stopped");
   }
 
@@ -133,6 +136,7 @@ export class SyncEngine {
       await this.commitPage(row, runId, r, items, instructions, async (tx) => {
         const at = this.now();
         await new ConnectorStore(tx).updateResource(
+          orgOf(row),
           r.connector_id,
           r.resource_id,
           done
@@ -155,6 +159,7 @@ export class SyncEngine {
     checkpoint: (tx: Executor) => Promise<void>,
   ): Promise<void> {
     const known = await new ConnectorStore(this.store.db).hashes(
+      orgOf(row),
       row.id,
       items.map((i) => i.sourceId),
     );
@@ -188,7 +193,7 @@ export class SyncEngine {
           updated_at: at,
         })),
       );
-      await s.addDispatched(row.id, runId, ledger.length, at);
+      await s.addDispatched(orgOf(row), row.id, runId, ledger.length, at);
       await checkpoint(tx);
     };
     if (ledger.length === 0) {
@@ -230,6 +235,7 @@ export class SyncEngine {
     const changed: ChangedFilter = async (objects) => {
       const items = objects.map((o) => objectItem(row, r, o, acl));
       const known = await s.hashes(
+        orgOf(row),
         row.id,
         items.map((i) => i.sourceId),
       );
@@ -249,19 +255,20 @@ export class SyncEngine {
       state = page.next ?? null;
     } while (state !== null);
     for (const id of await s.childrenOf(row, r.collection_override ?? row.collection, [...kept])) live.add(id);
-    const gone = (await s.ledgerOf(row.id, r.resource_id)).filter((o) => !live.has(o.source_id));
+    const gone = (await s.ledgerOf(orgOf(row), row.id, r.resource_id)).filter((o) => !live.has(o.source_id));
     const byCollection = new Map<string, string[]>();
     for (const o of gone) byCollection.set(o.collection, [...(byCollection.get(o.collection) ?? []), o.source_id]);
     for (const [collection, ids] of byCollection) {
       await this.edit.delete({ orgId: row.org_id, database: row.database_name, collection, corpus: "knowledge" }, ids);
-      await s.deleteObjects(row.id, ids);
+      await s.deleteObjects(orgOf(row), row.id, ids);
     }
   }
 
   private async finishOk(row: ConnectorRow, runId: string, reconciled: boolean): Promise<void> {
     const at = this.now();
-    const current = await new ConnectorStore(this.store.db).getById(row.id);
+    const current = await new ConnectorStore(this.store.db).get(orgOf(row), row.id);
     await new ConnectorStore(this.store.db).update(
+      orgOf(row),
       row.id,
       {
         sync_state: "idle",
@@ -283,6 +290,7 @@ export class SyncEngine {
     const failures = row.consecutive_failures + 1;
     const delay = Math.min(row.sync_interval_seconds * 1000, backoffDelay(failures, FAILURE_BACKOFF_BASE_MS, 6 * 3_600_000));
     await new ConnectorStore(this.store.db).update(
+      orgOf(row),
       row.id,
       { sync_state: "idle", run_id: null, last_error: message.slice(0, 2000), consecutive_failures: failures, next_sync_at: at + delay, updated_at: at },
       { runId },
@@ -296,6 +304,7 @@ export class SyncEngine {
       case "auth":
         // Cursors and checkpoints stay; the scheduler skips the connector until new credentials arrive.
         await s.update(
+          orgOf(row),
           row.id,
           { sync_state: "idle", run_id: null, needs_reauth: 1, needs_reauth_at: at, needs_reauth_reason: err.message, updated_at: at },
           { runId },
@@ -306,7 +315,8 @@ export class SyncEngine {
         // The run continues from its checkpoint in a new job at the reset time (enqueued before
         // this job completes, so the run always has a live job).
         await this.store.transaction(async (tx) => {
-          if (!(await new ConnectorStore(tx).update(row.id, { sync_state: "queued", sync_heartbeat_at: resumeAt, updated_at: at }, { runId }))) return;
+          if (!(await new ConnectorStore(tx).update(orgOf(row), row.id, { sync_state: "queued", sync_heartbeat_at: resumeAt, updated_at: at }, { runId })))
+            return;
           await this.queue.enqueue(
             "connector.sync",
             { connectorId: row.id, runId },

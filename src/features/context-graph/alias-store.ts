@@ -1,6 +1,7 @@
 import { InMemoryAliasTable, type AliasKey, type AliasTable, type StoredPerson } from "../../engines/extraction/index.js";
 import { firstNameOf, normalizeEmail, normalizeHandle, normalizeName } from "../../engines/extraction/normalize-name.js";
 import type { Executor } from "../../platform/store/db.js";
+import type { DatabaseTenancy } from "../../platform/tenancy.js";
 
 /**
  * The resolver's alias table persisted in context_graph_people / context_graph_aliases.
@@ -67,10 +68,7 @@ class TrackedAliasTable implements AliasTable {
 }
 
 /** The database (and its organization) whose people an alias table holds. */
-export interface AliasOwner {
-  readonly orgId: string;
-  readonly databaseId: string;
-}
+export type AliasOwner = Pick<DatabaseTenancy, "orgId" | "databaseId">;
 
 export class LoadedAliasTable {
   private constructor(
@@ -88,6 +86,7 @@ export class LoadedAliasTable {
       const rows = await tx
         .selectFrom("context_graph_aliases")
         .select("entity_id")
+        .where("org_id", "=", owner.orgId)
         .where("scope", "=", scope)
         .where("alias_key", "in", keys.slice(i, i + 500))
         .execute();
@@ -98,6 +97,7 @@ export class LoadedAliasTable {
       const people = await tx
         .selectFrom("context_graph_people")
         .selectAll()
+        .where("org_id", "=", owner.orgId)
         .where("scope", "=", scope)
         .where("entity_id", "in", list.slice(i, i + 500))
         .execute();
@@ -110,7 +110,7 @@ export class LoadedAliasTable {
   async flush(tx: Executor): Promise<void> {
     const { saved, removed } = this.table;
     const touched = [...new Set([...saved.keys(), ...removed])];
-    if (touched.length > 0) await deletePeople(tx, this.scope, touched);
+    if (touched.length > 0) await deletePeople(tx, this.owner, this.scope, touched);
     for (const person of saved.values()) {
       await tx
         .insertInto("context_graph_people")
@@ -142,10 +142,10 @@ export class LoadedAliasTable {
 }
 
 /** Forgets people (merged away, or no longer mentioned by any item). */
-export async function deletePeople(tx: Executor, scope: string, entityIds: readonly string[]): Promise<void> {
+export async function deletePeople(tx: Executor, owner: AliasOwner, scope: string, entityIds: readonly string[]): Promise<void> {
   for (let i = 0; i < entityIds.length; i += 500) {
     const part = entityIds.slice(i, i + 500);
-    await tx.deleteFrom("context_graph_aliases").where("scope", "=", scope).where("entity_id", "in", part).execute();
-    await tx.deleteFrom("context_graph_people").where("scope", "=", scope).where("entity_id", "in", part).execute();
+    await tx.deleteFrom("context_graph_aliases").where("org_id", "=", owner.orgId).where("scope", "=", scope).where("entity_id", "in", part).execute();
+    await tx.deleteFrom("context_graph_people").where("org_id", "=", owner.orgId).where("scope", "=", scope).where("entity_id", "in", part).execute();
   }
 }

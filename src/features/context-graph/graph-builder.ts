@@ -5,56 +5,25 @@ import type { PurgedItem } from "../items/maintenance.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import { LoadedAliasTable } from "./alias-store.js";
 import { speakerOf } from "./app-structure.js";
-import { buildItemGraph, identityHints, readChunkMentions, type ChunkMentions, type ChunkText } from "./extract-item-graph.js";
+import { buildItemGraph, identityHints, readChunkMentions, type ChunkMentions } from "./extract-item-graph.js";
 import {
   aliasScopeKey,
   applyMerges,
+  chunkTextsOf,
   collectGarbage,
   graphScopeOf,
   removeItemGraph,
   resolutionScopeOf,
-  rowScope,
+  resolveExternalLinks,
   writeItemGraph,
-  type GraphScope,
-} from "./graph-writer.js";
-import { appItemOf, itemLinksOf, type ItemLink } from "./item-links.js";
+} from "./graph-write-store.js";
+import { appItemOf, itemLinksOf } from "./item-links.js";
 import { mergeInGraph, modelRelations, remapModelTriplets } from "./model-relations.js";
 
 /** Time spent building graphs, for the benchmark's share-of-ingestion figure. */
 export interface GraphBuildStats {
   items: number;
   totalMs: number;
-}
-
-async function chunksOf(db: Executor, chunkKeys: readonly number[]): Promise<ChunkText[]> {
-  if (chunkKeys.length === 0) return [];
-  const rows = await db
-    .selectFrom("context_chunks")
-    .select(["chunk_uuid", "content", "position"])
-    .where("chunk_key", "in", [...chunkKeys])
-    .orderBy("position")
-    .execute();
-  return rows.map((r) => ({ chunkId: r.chunk_uuid, content: r.content }));
-}
-
-/** A provider-aware target without kind points at whichever item carries that provider and external id. */
-async function resolveExternal(tx: Executor, scope: GraphScope, links: readonly ItemLink[]): Promise<ItemLink[]> {
-  const out: ItemLink[] = [];
-  for (const link of links) {
-    if (link.external === undefined) {
-      out.push(link);
-      continue;
-    }
-    const found = await tx
-      .selectFrom("context_items")
-      .select("source_id")
-      .where((eb) => eb.and(rowScope(scope)))
-      .where("app_provider", "=", link.external.provider.toLowerCase())
-      .where("app_external_id", "=", link.external.externalId)
-      .executeTakeFirst();
-    out.push({ ...link, targetSourceId: found?.source_id ?? link.targetSourceId });
-  }
-  return out;
 }
 
 /** What `prepare` computed outside the transaction, for `write`. */
@@ -90,7 +59,7 @@ export class GraphBuilder {
    */
   readonly prepare = async (item: ItemRow, chunkKeys: readonly number[]): Promise<PreparedGraph> => {
     const started = performance.now();
-    const texts = await chunksOf(this.store.db, chunkKeys);
+    const texts = await chunkTextsOf(this.store.db, item, chunkKeys);
     const app = appItemOf(item);
     const chunks = readChunkMentions(item, app, texts);
     const fromModel = this.llm === null ? undefined : await modelRelations(this.llm, item, app, texts);
@@ -105,18 +74,12 @@ export class GraphBuilder {
     const { chunks, fromModel } = prepared;
     const candidates = await removeItemGraph(tx, item);
     const hints = identityHints(app, speakerOf(app, item.user_name), chunks);
-    const aliases = await LoadedAliasTable.load(
-      tx,
-      { orgId: item.org_id, databaseId: item.database_id },
-      aliasScopeKey(scope),
-      scopeKey(resolutionScopeOf(scope)),
-      hints,
-    );
+    const aliases = await LoadedAliasTable.load(tx, scope, aliasScopeKey(scope), scopeKey(resolutionScopeOf(scope)), hints);
     const resolver = createEntityResolver(resolutionScopeOf(scope), aliases.table);
     const modelTriplets = fromModel === undefined ? undefined : remapModelTriplets(resolver, fromModel);
     const built = buildItemGraph({ item, app, chunks, resolver, ...(modelTriplets === undefined ? {} : { modelTriplets }) });
     const merges = resolver.takeMerges();
-    await writeItemGraph(tx, item, mergeInGraph(built, merges), await resolveExternal(tx, scope, itemLinksOf(item, app)));
+    await writeItemGraph(tx, item, mergeInGraph(built, merges), await resolveExternalLinks(tx, scope, itemLinksOf(item, app)));
     await applyMerges(tx, scope, merges);
     await aliases.flush(tx);
     await collectGarbage(tx, scope, candidates);

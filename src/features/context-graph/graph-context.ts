@@ -1,10 +1,12 @@
 import type { GraphEntity } from "../../engines/extraction/index.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
+import type { DatabaseTenancy } from "../../platform/tenancy.js";
+import type { GraphScope } from "./graph-write-store.js";
 import type { TraversalScope } from "./traversal-store.js";
 import { entitiesInQuery } from "./query-entities.js";
 import { traverse } from "./traverse.js";
-import { readTriplets, type StoredTriplet } from "./triplet-reader.js";
+import { entitiesMentionedIn, readTriplets, type StoredTriplet } from "./graph-read-store.js";
 import type { WireRelation } from "./wire.js";
 
 /** SDK `PathTriplet`: one relation of a path. */
@@ -38,9 +40,8 @@ export interface RetrievedChunk {
   readonly content: string;
 }
 
-export interface GraphContextRequest {
-  readonly orgId: string;
-  readonly databaseId: string;
+/** A POST /query's graph context: one database of the organization (the query's tenancy), over one or more collections. */
+export interface GraphContextRequest extends Pick<DatabaseTenancy, "orgId" | "databaseId"> {
   readonly corpus: Corpus;
   /** Collections the query ran over; paths never cross between them. */
   readonly collections: readonly string[];
@@ -53,11 +54,8 @@ export interface GraphContextRequest {
   readonly excludeConnectorItems?: boolean;
 }
 
-export interface RelatedItemsRequest {
-  readonly orgId: string;
-  readonly databaseId: string;
-  readonly corpus: Corpus;
-  readonly collection: string;
+/** Items connected to an answer, in one graph: the tenancy (organization, database, collection) and corpus. */
+export interface RelatedItemsRequest extends GraphScope {
   /** Public ids of the items the answer already holds. */
   readonly sourceIds: readonly string[];
   readonly principals: readonly string[] | null;
@@ -107,14 +105,8 @@ export class GraphContextProvider {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private scopeOf(
-    orgId: string,
-    databaseId: string,
-    corpus: Corpus,
-    collection: string,
-    principals: readonly string[] | null,
-    excludeConnectorItems = false,
-  ): TraversalScope {
+  private scopeOf(graph: GraphScope, principals: readonly string[] | null, excludeConnectorItems = false): TraversalScope {
+    const { orgId, databaseId, corpus, collection } = graph;
     return { backend: this.store.backend, orgId, databaseId, corpus, collection, principals, now: this.now(), excludeConnectorItems };
   }
 
@@ -130,7 +122,7 @@ export class GraphContextProvider {
     const chunkPaths: ScoredPath[] = [];
     await this.store.snapshot(async (db) => {
       for (const collection of req.collections) {
-        const s = this.scopeOf(req.orgId, req.databaseId, req.corpus, collection, req.principals, req.excludeConnectorItems);
+        const s = this.scopeOf({ orgId: req.orgId, databaseId: req.databaseId, corpus: req.corpus, collection }, req.principals, req.excludeConnectorItems);
         query.push(...(await this.queryPaths(db, s, req.queryText, limits)));
         const mine = req.chunks.map((c) => c.chunk_uuid);
         const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
@@ -187,9 +179,9 @@ export class GraphContextProvider {
 
   /** Relations elsewhere of the entities a chunk mentions, most confident first. */
   private async aroundChunk(db: Executor, s: TraversalScope, chunkId: string, limit: number): Promise<StoredTriplet[]> {
-    const mentioned = await db.selectFrom("context_graph_mentions").select("entity_id").where("chunk_id", "=", chunkId).execute();
+    const mentioned = await entitiesMentionedIn(db, s, chunkId);
     if (mentioned.length === 0) return [];
-    const found = await readTriplets(db, s, { entityIds: mentioned.map((m) => m.entity_id), kind: "chunk" }, 0, 200);
+    const found = await readTriplets(db, s, { entityIds: mentioned, kind: "chunk" }, 0, 200);
     return found
       .filter((t) => t.chunk_id !== chunkId)
       .sort((a, b) => Math.max(...b.relations.map((r) => r.confidence)) - Math.max(...a.relations.map((r) => r.confidence)))
@@ -199,7 +191,7 @@ export class GraphContextProvider {
   /** Items connected to `sourceIds` within 1-2 hops (links, hierarchy, threads), nearest first. */
   async relatedItems(req: RelatedItemsRequest): Promise<RelatedItem[]> {
     const limit = req.limit ?? 20;
-    const s = this.scopeOf(req.orgId, req.databaseId, req.corpus, req.collection, req.principals, req.excludeConnectorItems);
+    const s = this.scopeOf(req, req.principals, req.excludeConnectorItems);
     const walk = await this.store.snapshot((db) => traverse(db, s, req.sourceIds, Math.min(2, Math.max(1, req.maxHops ?? 2)), req.sourceIds.length + limit));
     return walk.members
       .filter((m) => m.depth > 0)

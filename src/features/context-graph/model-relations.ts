@@ -10,7 +10,7 @@ import type { ItemRow } from "../items/store.js";
 import type { NormalizedAppItem } from "../../engines/documents/app-items/index.js";
 import { speakerOf } from "./app-structure.js";
 import { itemTimestamp, readChunkMentions, type ChunkText, type ItemGraph } from "./extract-item-graph.js";
-import { graphScopeOf, resolutionScopeOf } from "./graph-writer.js";
+import { graphScopeOf, resolutionScopeOf } from "./graph-write-store.js";
 
 /**
  * Relation extraction through a chat model, run before the graph transaction (a model call

@@ -2,7 +2,8 @@ import { createEntityResolver, extractEntities, isRelatableKind, scopeKey } from
 import { normalizeName } from "../../engines/extraction/normalize-name.js";
 import type { Executor } from "../../platform/store/db.js";
 import { LoadedAliasTable, type IdentityHint } from "./alias-store.js";
-import { aliasScopeKey, resolutionScopeOf, rowScope } from "./graph-writer.js";
+import { namedEntities } from "./graph-read-store.js";
+import { aliasScopeKey, resolutionScopeOf } from "./graph-write-store.js";
 import type { TraversalScope } from "./traversal-store.js";
 
 const MAX_NGRAMS = 300;
@@ -32,28 +33,12 @@ export async function entitiesInQuery(db: Executor, s: TraversalScope, queryText
     m.kind === "person" ? [{ name: m.surface }] : m.kind === "email" ? [{ email: m.surface }] : m.kind === "mention" ? [{ handle: m.surface }] : [],
   );
   const graph = { orgId: s.orgId, databaseId: s.databaseId, corpus: s.corpus, collection: s.collection };
-  const aliases = await LoadedAliasTable.load(
-    db,
-    { orgId: s.orgId, databaseId: s.databaseId },
-    aliasScopeKey(graph),
-    scopeKey(resolutionScopeOf(graph)),
-    hints,
-  );
+  const aliases = await LoadedAliasTable.load(db, graph, aliasScopeKey(graph), scopeKey(resolutionScopeOf(graph)), hints);
   const resolver = createEntityResolver(resolutionScopeOf(graph), aliases.table);
   for (const m of mentions) {
     if (!isRelatableKind(m.kind)) continue;
     const entity = resolver.resolveMention(m);
     if (entity !== undefined) found.add(entity.entity_id);
   }
-  const keys = nameKeysOf(queryText);
-  const candidates = [...found];
-  if (keys.length === 0 && candidates.length === 0) return [];
-  const rows = await db
-    .selectFrom("context_graph_entities")
-    .select("entity_id")
-    .where((eb) => eb.and(rowScope(graph)))
-    .where("type", "<>", "SOURCE")
-    .where((eb) => eb.or([...(keys.length > 0 ? [eb("name_key", "in", keys)] : []), ...(candidates.length > 0 ? [eb("entity_id", "in", candidates)] : [])]))
-    .execute();
-  return rows.map((r) => r.entity_id);
+  return namedEntities(db, s, nameKeysOf(queryText), [...found]);
 }

@@ -1,10 +1,9 @@
-import type { DatabaseService } from "../databases/service.js";
 import type { Store } from "../../platform/store/db.js";
-import { traversalScopeFor, type GraphReadAddress } from "./request-scope.js";
-import { readTriplets, toWire } from "./triplet-reader.js";
+import { traversalScopeOf, type GraphRead } from "./request-scope.js";
+import { readTriplets, toWire } from "./graph-read-store.js";
 import type { WireTriplet } from "./wire.js";
 
-export interface RelationsRequest extends GraphReadAddress {
+export interface RelationsRequest extends GraphRead {
   /** One item's public id; undefined reads the whole collection. */
   readonly id: string | undefined;
   readonly limit: number;
@@ -28,12 +27,11 @@ export const MAX_RELATIONS_LIMIT = 1000;
 export class RelationsService {
   constructor(
     private readonly store: Store,
-    private readonly databases: DatabaseService,
     private readonly now: () => number = Date.now,
   ) {}
 
   async relations(req: RelationsRequest): Promise<RelationsPage> {
-    const s = await traversalScopeFor(this.databases, this.store, req, this.now());
+    const s = traversalScopeOf(this.store.backend, req, this.now());
     const rows = await readTriplets(this.store.reader, s, req.id === undefined ? {} : { sourceId: req.id }, req.cursor ?? 0, req.limit + 1);
     const page = rows.slice(0, req.limit);
     const more = rows.length > req.limit;

@@ -1,29 +1,22 @@
-import { resolveDatabase } from "../databases/tenancy.js";
-import type { DatabaseService } from "../databases/service.js";
-import type { Store } from "../../platform/store/db.js";
+import type { Backend } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
+import type { DatabaseTenancy } from "../../platform/tenancy.js";
 import type { TraversalScope } from "./traversal-store.js";
 
-/** A graph read as resolved at the edge: organization, database name, collection, corpus, ACL. */
-export interface GraphReadAddress {
-  readonly orgId: string;
-  readonly database: string;
-  readonly collection: string | undefined;
+/** A graph read as resolved at the edge: the database tenancy (organization, database, collection), the corpus, the ACL. */
+export interface GraphRead extends DatabaseTenancy {
   readonly corpus: Corpus;
   /** Expanded principals, or null for no ACL scoping. */
   readonly principals: readonly string[] | null;
 }
 
-/** The one graph a read addresses; an unknown database is DATABASE_NOT_FOUND. */
-export async function traversalScopeFor(databases: DatabaseService, store: Store, at: GraphReadAddress, now: number): Promise<TraversalScope> {
-  const scope = await resolveDatabase(databases, { orgId: at.orgId }, at.database, at.collection);
-  return {
-    backend: store.backend,
-    orgId: at.orgId,
-    databaseId: scope.databaseId,
-    corpus: at.corpus,
-    collection: scope.collection,
-    principals: at.principals,
-    now,
-  };
-}
+/** The one graph a read addresses, as the traversal and the readers take it. */
+export const traversalScopeOf = (backend: Backend, at: GraphRead, now: number): TraversalScope => ({
+  backend,
+  orgId: at.orgId,
+  databaseId: at.databaseId,
+  corpus: at.corpus,
+  collection: at.collection,
+  principals: at.principals,
+  now,
+});

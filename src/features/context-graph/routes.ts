@@ -5,11 +5,13 @@ import { decodePrincipals } from "../items/json-field.js";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { App } from "../../platform/http/app-type.js";
 import { deprecate, resolveScope } from "../../platform/http/aliases.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf } from "../../platform/http/auth.js";
 import { sendData } from "../../platform/http/envelope.js";
 import type { Corpus } from "../items/item-types.js";
 import { DEFAULT_RELATIONS_LIMIT, MAX_RELATIONS_LIMIT, type RelationsService } from "./relations-service.js";
-import type { GraphReadAddress } from "./request-scope.js";
+import type { DatabaseService } from "../databases/service.js";
+import { resolveDatabase } from "../databases/tenancy.js";
+import type { GraphRead } from "./request-scope.js";
 import { AUTHENTICATED, envelopeErrors, envelopeOf } from "../../platform/http/response-schemas.js";
 import { RelationsPageSchema, SubgraphSchema } from "./schemas.js";
 import type { SubgraphService } from "./subgraph-service.js";
@@ -40,13 +42,24 @@ const RelationsQuery = Type.Object({
   cursor: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
 });
 
-/** database / collection (with their aliases), corpus and `acl` (repeated or comma-separated). */
-function addressOf(req: FastifyRequest, query: Readonly<Record<string, unknown>> & { acl?: string[] }, corpus: Corpus): GraphReadAddress {
-  const { orgId } = requirePrincipal(req);
+/** The graph a read addresses: database / collection (with their aliases) resolved once, corpus, and `acl` (repeated or comma-separated). */
+async function graphReadOf(
+  req: FastifyRequest,
+  databases: DatabaseService,
+  query: Readonly<Record<string, unknown>> & { acl?: string[] },
+  corpus: Corpus,
+): Promise<GraphRead> {
   const { database, collection } = resolveScope(req, query);
   if (!database) throw invalidInput("'database' is required");
   const principals = decodePrincipals("acl", query.acl?.join(","));
-  return { orgId, database, collection, corpus, principals: principals === null ? null : expandPrincipals(principals) };
+  const at = await resolveDatabase(databases, orgTenancyOf(req), database, collection);
+  return {
+    orgId: at.orgId,
+    databaseId: at.databaseId,
+    collection: at.collection,
+    corpus,
+    principals: principals === null ? null : expandPrincipals(principals),
+  };
 }
 
 function corpusOf(req: FastifyRequest, type: SubgraphQueryType["type"]): Corpus {
@@ -57,11 +70,11 @@ function corpusOf(req: FastifyRequest, type: SubgraphQueryType["type"]): Corpus 
   return type ?? "knowledge";
 }
 
-export function registerGraphRoutes(app: App, subgraphs: SubgraphService, relations: RelationsService): void {
+export function registerGraphRoutes(app: App, subgraphs: SubgraphService, relations: RelationsService, databases: DatabaseService): void {
   const subgraph = async (req: FastifyRequest, query: SubgraphQueryType, id: string | undefined) => {
     if (!id) throw invalidInput("'id' is required");
     return subgraphs.subgraph({
-      ...addressOf(req, query, corpusOf(req, query.type)),
+      ...(await graphReadOf(req, databases, query, corpusOf(req, query.type))),
       id,
       depth: query.depth ?? 5,
       maxSources: query.max_sources ?? 200,
@@ -93,7 +106,7 @@ export function registerGraphRoutes(app: App, subgraphs: SubgraphService, relati
     async (req, reply) => {
       const q = req.query;
       const page = await relations.relations({
-        ...addressOf(req, q, q.type ?? "knowledge"),
+        ...(await graphReadOf(req, databases, q, q.type ?? "knowledge")),
         id: q.id ?? q.source_id,
         limit: q.limit ?? DEFAULT_RELATIONS_LIMIT,
         cursor: q.cursor,

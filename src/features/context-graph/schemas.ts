@@ -27,7 +27,7 @@ export const RelationSchema = Type.Object({
   synthesized: Type.Optional(Type.Boolean()),
 });
 
-export const TripletSchema = Type.Object({
+const TripletSchema = Type.Object({
   source: EntitySchema,
   target: EntitySchema,
   relations: Type.Array(RelationSchema),

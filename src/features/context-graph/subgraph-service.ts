@@ -1,12 +1,11 @@
-import type { DatabaseService } from "../databases/service.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import { linksAmong, type GraphItem, type TraversalScope } from "./traversal-store.js";
-import { traversalScopeFor, type GraphReadAddress } from "./request-scope.js";
+import { traversalScopeOf, type GraphRead } from "./request-scope.js";
 import { traverse, type Member } from "./traverse.js";
-import { toWire, tripletsOfItems } from "./triplet-reader.js";
+import { toWire, tripletsOfItems } from "./graph-read-store.js";
 import { itemTriplet, type WireTriplet } from "./wire.js";
 
-export interface SubgraphRequest extends GraphReadAddress {
+export interface SubgraphRequest extends GraphRead {
   readonly id: string;
   readonly depth: number;
   readonly maxSources: number;
@@ -112,12 +111,11 @@ const emptySubgraph = (id: string): Subgraph => ({
 export class SubgraphService {
   constructor(
     private readonly store: Store,
-    private readonly databases: DatabaseService,
     private readonly now: () => number = Date.now,
   ) {}
 
   async subgraph(req: SubgraphRequest): Promise<Subgraph> {
-    const s = await traversalScopeFor(this.databases, this.store, req, this.now());
+    const s = traversalScopeOf(this.store.backend, req, this.now());
     return this.store.snapshot(async (db) => {
       const walk = await traverse(db, s, [req.id], req.depth, req.maxSources);
       if (walk.members.length === 0) return emptySubgraph(req.id);

@@ -1,7 +1,7 @@
 import type { Visibility } from "../items/item-visibility.js";
 import { visibleItem } from "../items/visibility-store.js";
 import type { Backend, Executor } from "../../platform/store/db.js";
-import type { Corpus } from "../items/item-types.js";
+import type { GraphScope } from "./graph-write-store.js";
 
 /** The columns a traversal needs of an item. */
 export interface GraphItem {
@@ -26,13 +26,12 @@ export interface Neighbor {
   readonly tie: Tie;
 }
 
-/** Which items a traversal may see: one graph (corpus of a collection) and the caller's ACL. */
-export interface TraversalScope {
+/**
+ * Which items a traversal may see: one graph (the tenancy: organization, database, collection,
+ * and the corpus) and the caller's ACL. Every query here is scoped by the graph's organization.
+ */
+export interface TraversalScope extends GraphScope {
   readonly backend: Backend;
-  readonly orgId: string;
-  readonly databaseId: string;
-  readonly corpus: Corpus;
-  readonly collection: string;
   /** Expanded principals, or null for no ACL scoping. */
   readonly principals: readonly string[] | null;
   readonly now: number;
@@ -74,6 +73,7 @@ export async function itemsBySource(db: Executor, s: TraversalScope, sourceIds: 
   return db
     .selectFrom("context_items as i")
     .select(ITEM_COLUMNS)
+    .where("i.org_id", "=", s.orgId)
     .where(visibleItem(s.backend, "i", visibilityOf(s)))
     .where("i.source_id", "in", [...sourceIds])
     .execute();
@@ -85,6 +85,7 @@ async function itemsById(db: Executor, s: TraversalScope, ids: readonly string[]
   return db
     .selectFrom("context_items as i")
     .select(ITEM_COLUMNS)
+    .where("i.org_id", "=", s.orgId)
     .where(visibleItem(s.backend, "i", visibilityOf(s)))
     .where("i.id", "in", [...ids])
     .execute();
@@ -120,6 +121,7 @@ export async function neighborsOf(
   const outgoing = await db
     .selectFrom("context_graph_links")
     .select(["item_id", "target_source_id", "kind", "relation_type"])
+    .where("org_id", "=", s.orgId)
     .where("item_id", "in", ids)
     .where("target_source_id", "not in", seenSources)
     .orderBy("target_source_id")
@@ -135,7 +137,7 @@ export async function neighborsOf(
   const incoming = await db
     .selectFrom("context_graph_links")
     .select(["item_id", "target_source_id", "kind", "relation_type"])
-    .where((eb) => eb.and({ database_id: s.databaseId, corpus: s.corpus, collection: s.collection }))
+    .where((eb) => eb.and({ org_id: s.orgId, database_id: s.databaseId, corpus: s.corpus, collection: s.collection }))
     .where("target_source_id", "in", sources)
     .where("item_id", "not in", seenIds)
     .orderBy("item_id")
@@ -160,6 +162,7 @@ export async function neighborsOf(
   const mates = await db
     .selectFrom("context_items as i")
     .select(ITEM_COLUMNS)
+    .where("i.org_id", "=", s.orgId)
     .where(visibleItem(s.backend, "i", v))
     .where((eb) =>
       eb.or([eb("i.thread_id", "in", keys), ...(rootKeys.length > 0 ? [eb("i.source_id", "in", rootKeys), eb("i.app_external_id", "in", rootKeys)] : [])]),
@@ -193,6 +196,7 @@ export async function linksAmong(
       ...(await db
         .selectFrom("context_graph_links")
         .select(["item_id", "target_source_id", "kind", "relation_type", "created_at"])
+        .where("org_id", "=", s.orgId)
         .where("item_id", "in", ids.slice(i, i + 500))
         .where("corpus", "=", s.corpus)
         .orderBy("item_id")

@@ -1,7 +1,6 @@
 import type { ChangeSet, IndexDefinition } from "../../engines/cypher/index.js";
-import type { NodeRow, RelationshipRow } from "./bulk-upsert.js";
 import { CollectionGraph } from "./collection-graph.js";
-import type { ChangeRows } from "./graph-rows.js";
+import type { ChangeRows, NodeRow, RelationshipRow } from "./rows.js";
 import { decodeLabels, decodeProperties, encodeLabels, encodeProperties } from "./property-codec.js";
 
 /**

@@ -1,7 +1,9 @@
 import { AppError } from "../../platform/errors/app-error.js";
 import type { Store } from "../../platform/store/db.js";
-import { isEmptyChangeRows, readGraphRows, writeChangeRows } from "./graph-rows.js";
-import type { CollectionHead, CollectionScope, GraphCollectionStore } from "./store.js";
+import type { DatabaseTenancy } from "../../platform/tenancy.js";
+import { isEmptyChangeRows, readGraphRows, writeChangeRows, type CollectionRowScope } from "./graph-row-store.js";
+import type { CollectionHead } from "./rows.js";
+import type { GraphCollectionStore } from "./store.js";
 import type { EngineLimits, RenderedRows, WorkerFailure, WorkerReply } from "./worker-messages.js";
 import { WorkerLost, type QueryWorkerPool, type WorkerLease } from "./worker-pool.js";
 
@@ -15,6 +17,8 @@ const OPTIMISTIC_ATTEMPTS = 4;
 const HARD_DEADLINE_GRACE_MS = 1_000;
 
 export const collectionKey = (databaseId: string, name: string): string => `${databaseId}\u0000${name}`;
+
+const rowScopeOf = (at: DatabaseTenancy, collectionId: string): CollectionRowScope => ({ orgId: at.orgId, databaseId: at.databaseId, collectionId });
 
 /** A failure inside a worker, as the error the client gets. */
 function failureError(f: WorkerFailure): Error {
@@ -57,8 +61,8 @@ export class GraphQueryRunner {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async run(scope: CollectionScope, query: string, params: Readonly<Record<string, unknown>>): Promise<QueryOutcome> {
-    const key = collectionKey(scope.databaseId, scope.name);
+  async run(scope: DatabaseTenancy, query: string, params: Readonly<Record<string, unknown>>): Promise<QueryOutcome> {
+    const key = collectionKey(scope.databaseId, scope.collection);
     const lease = await this.pool.acquire(scope.orgId, key);
     try {
       return await this.runLeased(lease, key, scope, query, params);
@@ -70,12 +74,12 @@ export class GraphQueryRunner {
   private async runLeased(
     lease: WorkerLease,
     key: string,
-    scope: CollectionScope,
+    scope: DatabaseTenancy,
     query: string,
     params: Readonly<Record<string, unknown>>,
   ): Promise<QueryOutcome> {
     for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-      const stored = await this.collections.head(this.store.reader, scope.databaseId, scope.name);
+      const stored = await this.collections.head(this.store.reader, scope);
       const reply = await this.execute(lease, key, stored, false, query, params);
       if (reply.type === "result") return reply.rows;
       if (reply.type === "stale") await this.reload(lease, key, scope);
@@ -94,15 +98,15 @@ export class GraphQueryRunner {
   private async optimisticWrite(
     lease: WorkerLease,
     key: string,
-    scope: CollectionScope,
+    scope: DatabaseTenancy,
     query: string,
     params: Readonly<Record<string, unknown>>,
   ): Promise<QueryOutcome | null> {
-    let base = await this.collections.head(this.store.reader, scope.databaseId, scope.name);
+    let base = await this.collections.head(this.store.reader, scope);
     let reply = await this.execute(lease, key, base, true, query, params);
     if (reply.type === "stale") {
       await this.reload(lease, key, scope);
-      base = await this.collections.head(this.store.reader, scope.databaseId, scope.name);
+      base = await this.collections.head(this.store.reader, scope);
       reply = await this.execute(lease, key, base, true, query, params);
     }
     if (reply.type === "stale") return null;
@@ -122,9 +126,9 @@ export class GraphQueryRunner {
       head = await this.store.transaction(async (tx) => {
         const locked = await this.collections.lockForWrite(tx, scope, this.now());
         if (!unchanged(locked)) return null;
-        await writeChangeRows(tx, this.store.backend, { collectionId: locked.id, orgId: scope.orgId, databaseId: scope.databaseId }, changes);
+        await writeChangeRows(tx, this.store.backend, rowScopeOf(scope, locked.id), changes);
         const next = { id: locked.id, version: locked.version + 1 };
-        await this.collections.setVersion(tx, next.id, next.version);
+        await this.collections.setVersion(tx, scope, next.id, next.version);
         return next;
       });
     } finally {
@@ -138,7 +142,7 @@ export class GraphQueryRunner {
   private async lockedWrite(
     lease: WorkerLease,
     key: string,
-    scope: CollectionScope,
+    scope: DatabaseTenancy,
     query: string,
     params: Readonly<Record<string, unknown>>,
   ): Promise<QueryOutcome> {
@@ -148,15 +152,15 @@ export class GraphQueryRunner {
         let head = await this.collections.lockForWrite(tx, scope, this.now());
         let reply = await this.execute(lease, key, head, true, query, params);
         if (reply.type === "stale") {
-          await this.load(lease, tx, key, head);
+          await this.load(lease, tx, key, scope, head);
           reply = await this.execute(lease, key, head, true, query, params);
         }
         if (reply.type !== "changes") throw unexpected(reply);
         dirty = true;
         if (!isEmptyChangeRows(reply.changes)) {
-          await writeChangeRows(tx, this.store.backend, { collectionId: head.id, orgId: scope.orgId, databaseId: scope.databaseId }, reply.changes);
+          await writeChangeRows(tx, this.store.backend, rowScopeOf(scope, head.id), reply.changes);
           head = { id: head.id, version: head.version + 1 };
-          await this.collections.setVersion(tx, head.id, head.version);
+          await this.collections.setVersion(tx, scope, head.id, head.version);
         }
         return { rows: reply.rows, head };
       });
@@ -188,17 +192,17 @@ export class GraphQueryRunner {
     return reply;
   }
 
-  private reload(lease: WorkerLease, key: string, scope: CollectionScope): Promise<void> {
+  private reload(lease: WorkerLease, key: string, scope: DatabaseTenancy): Promise<void> {
     return this.store.snapshot(async (tx) => {
-      const head = await this.collections.head(tx, scope.databaseId, scope.name);
-      if (head !== null) await this.load(lease, tx, key, head);
+      const head = await this.collections.head(tx, scope);
+      if (head !== null) await this.load(lease, tx, key, scope, head);
     });
   }
 
   /** Streams the stored state of a collection into the worker; the caller's transaction makes it one state. */
-  private async load(lease: WorkerLease, tx: Parameters<typeof readGraphRows>[0], key: string, head: CollectionHead): Promise<void> {
+  private async load(lease: WorkerLease, tx: Parameters<typeof readGraphRows>[0], key: string, scope: DatabaseTenancy, head: CollectionHead): Promise<void> {
     await this.expectDone(lease, lease.call({ type: "load-begin", key, head }));
-    await readGraphRows(tx, head.id, {
+    await readGraphRows(tx, rowScopeOf(scope, head.id), {
       nodes: async (rows) => lease.post({ type: "load-nodes", rows }),
       relationships: async (rows) => lease.post({ type: "load-relationships", rows }),
       indexes: async (defs) => this.expectDone(lease, lease.call({ type: "load-end", indexes: defs })),

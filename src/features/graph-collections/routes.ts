@@ -1,6 +1,8 @@
+import { resolveDatabase } from "../databases/tenancy.js";
+import type { DatabaseService } from "../databases/service.js";
 import type { Static } from "@sinclair/typebox";
 import type { App } from "../../platform/http/app-type.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf } from "../../platform/http/auth.js";
 import { legacyErrors } from "../../platform/http/response-schemas.js";
 import {
   CreatedGraphDatabase,
@@ -30,13 +32,12 @@ const GRAPH_WRITE = [...GRAPH_READ, 409, 413] as const;
  * The graph area. Successes are plain objects with `success: true`, the counterpart of the
  * {detail: {success: false, ...}} errors; the query's rows are under `data`.
  */
-export function registerGraphAreaRoutes(app: App, service: GraphAreaService): void {
+export function registerGraphAreaRoutes(app: App, service: GraphAreaService, databases: DatabaseService): void {
   app.post(
     "/byog/databases",
     { config, bodyLimit, schema: { tags, body: GraphDatabaseBody, response: { 200: CreatedGraphDatabase, ...legacyErrors(...GRAPH_WRITE) } } },
     async (req) => {
-      const { orgId } = requirePrincipal(req);
-      const row = await service.createDatabase(orgId, req.body.database);
+      const row = await service.createDatabase(orgTenancyOf(req), req.body.database);
       return { success: true as const, database: row.name, status: "ready" as const };
     },
   );
@@ -45,9 +46,9 @@ export function registerGraphAreaRoutes(app: App, service: GraphAreaService): vo
     "/byog/query",
     { config, bodyLimit, schema: { tags, body: GraphQueryBody, response: { 200: GraphQueryResult, ...legacyErrors(...GRAPH_WRITE) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
       const { database, collection, query, params } = req.body;
-      const outcome = await service.query(orgId, database, collection, query, params ?? {});
+      const at = await resolveDatabase(databases, orgTenancyOf(req), database, collection);
+      const outcome = await service.query(at, query, params ?? {});
       // The cap drops rows silently (spec); the header lets a client notice and page.
       if (outcome.truncated) void reply.header("X-Result-Truncated", "true");
       // The worker rendered and serialised the rows; Fastify sends a string with a JSON content type
@@ -62,8 +63,8 @@ export function registerGraphAreaRoutes(app: App, service: GraphAreaService): vo
     "/byog/collections",
     { config, schema: { tags, querystring: GraphDatabaseQuery, response: { 200: GraphCollectionList, ...legacyErrors(...GRAPH_READ) } } },
     async (req) => {
-      const { orgId } = requirePrincipal(req);
-      const collections = await service.listCollections(orgId, req.query.database);
+      const at = await resolveDatabase(databases, orgTenancyOf(req), req.query.database);
+      const collections = await service.listCollections(at);
       return { success: true as const, database: req.query.database, collections };
     },
   );
@@ -72,9 +73,8 @@ export function registerGraphAreaRoutes(app: App, service: GraphAreaService): vo
     "/byog/collections",
     { config, bodyLimit, schema: { tags, body: GraphCollectionBody, response: { 200: DroppedGraphCollection, ...legacyErrors(...GRAPH_WRITE) } } },
     async (req) => {
-      const { orgId } = requirePrincipal(req);
       const { database, collection } = req.body;
-      const dropped = await service.dropCollection(orgId, database, collection);
+      const dropped = await service.dropCollection(await resolveDatabase(databases, orgTenancyOf(req), database, collection));
       return { success: true as const, database, collection, dropped };
     },
   );
@@ -83,8 +83,8 @@ export function registerGraphAreaRoutes(app: App, service: GraphAreaService): vo
     "/byog/databases",
     { config, bodyLimit, schema: { tags, body: GraphDatabaseBody, response: { 200: DeletedGraphDatabase, ...legacyErrors(...GRAPH_WRITE) } } },
     async (req) => {
-      const { orgId } = requirePrincipal(req);
-      return { success: true as const, ...(await service.deleteDatabase(orgId, req.body.database)) };
+      const at = await resolveDatabase(databases, orgTenancyOf(req), req.body.database);
+      return { success: true as const, ...(await service.deleteDatabase(at)) };
     },
   );
 }

@@ -1,12 +1,14 @@
 import { MAX_PARAM_DEPTH } from "../../engines/cypher/index.js";
 import type { CollectionLister, DatabaseService } from "../databases/service.js";
 import type { DatabaseRow } from "../databases/store.js";
+import type { ResolvedDatabase } from "../databases/tenancy.js";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { Executor, Store } from "../../platform/store/db.js";
+import type { DatabaseTenancy, OrgTenancy } from "../../platform/tenancy.js";
 import { OrgConcurrencyLimit } from "./org-concurrency.js";
 import { nestedDeeperThan } from "./param-depth.js";
 import { collectionKey, GraphQueryRunner, type QueryLimits, type QueryOutcome } from "./query-runner.js";
-import { GraphCollectionStore } from "./store.js";
+import { GraphCollectionStore, type GraphDatabaseScope } from "./store.js";
 import { QueryWorkerPool } from "./worker-pool.js";
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -18,10 +20,13 @@ function validateCollectionName(name: string): string {
   return name;
 }
 
+/** The graph-area scope of a database row in hand (purge, stats, collection listing). */
+const scopeOfRow = (row: DatabaseRow): GraphDatabaseScope => ({ orgId: row.org_id, databaseId: row.id });
+
 /** The graph collections of a graph database, for DatabaseService's collection listings. */
 export function graphCollectionLister(store: Store): CollectionLister {
   const collections = new GraphCollectionStore(store.backend);
-  return (row) => (row.kind === "graph" ? collections.list(store.db, row.id) : Promise.resolve([]));
+  return (row) => (row.kind === "graph" ? collections.list(store.db, scopeOfRow(row)) : Promise.resolve([]));
 }
 
 export interface DeletedDatabase {
@@ -79,8 +84,8 @@ export class GraphAreaService {
     this.perOrg = new OrgConcurrencyLimit(settings.maxConcurrentPerOrg);
   }
 
-  async createDatabase(orgId: string, name: string): Promise<DatabaseRow> {
-    return this.databases.create(orgId, name, undefined, "graph");
+  async createDatabase(org: OrgTenancy, name: string): Promise<DatabaseRow> {
+    return this.databases.create(org.orgId, name, undefined, "graph");
   }
 
   /**
@@ -88,48 +93,43 @@ export class GraphAreaService {
    * message; past the time budget 400 QUERY_TIMEOUT, past a size or memory budget 400
    * QUERY_TOO_LARGE; more than the organization's concurrent queries 429 RATE_LIMITED.
    */
-  async query(orgId: string, database: string, collection: string, query: string, params: Readonly<Record<string, unknown>>): Promise<QueryOutcome> {
-    validateCollectionName(collection);
+  async query(at: DatabaseTenancy, query: string, params: Readonly<Record<string, unknown>>): Promise<QueryOutcome> {
+    validateCollectionName(at.collection);
     if (nestedDeeperThan(params, MAX_PARAM_DEPTH)) {
       throw invalidInput(`Query parameters are nested too deeply (more than ${MAX_PARAM_DEPTH} levels of lists and maps)`);
     }
-    return this.perOrg.run(orgId, async () => {
-      const row = await this.databases.get(orgId, database);
-      return this.runner.run({ orgId, databaseId: row.id, name: collection }, query, params);
-    });
+    return this.perOrg.run(at.orgId, () => this.runner.run(at, query, params));
   }
 
-  async listCollections(orgId: string, database: string): Promise<string[]> {
-    const row = await this.databases.get(orgId, database);
-    return this.collections.list(this.store.db, row.id);
+  async listCollections(at: GraphDatabaseScope): Promise<string[]> {
+    return this.collections.list(this.store.db, at);
   }
 
   /** Drops a collection; a missing one is not an error. Returns whether it existed. */
-  async dropCollection(orgId: string, database: string, collection: string): Promise<boolean> {
-    validateCollectionName(collection);
-    const row = await this.databases.get(orgId, database);
-    const dropped = await this.store.transaction((tx) => this.collections.drop(tx, row.id, collection));
+  async dropCollection(at: DatabaseTenancy): Promise<boolean> {
+    validateCollectionName(at.collection);
+    const dropped = await this.store.transaction((tx) => this.collections.drop(tx, at));
     // Only memory: a worker's copy of a dropped collection never matches a stored head again.
-    this.pool.forget(collectionKey(row.id, collection));
+    this.pool.forget(collectionKey(at.databaseId, at.collection));
     return dropped;
   }
 
-  async deleteDatabase(orgId: string, database: string): Promise<DeletedDatabase> {
-    const row = await this.databases.get(orgId, database);
+  async deleteDatabase(at: ResolvedDatabase): Promise<DeletedDatabase> {
+    const row = at.database;
     if (row.kind === "graph") {
-      const names = await this.collections.list(this.store.db, row.id);
-      // The database's rows go with the database-deletion job (purgeDatabase below).
-      await this.databases.delete(orgId, database);
+      const names = await this.collections.list(this.store.db, at);
+      // The database's rows go with the database-deletion job (the purger below).
+      await this.databases.delete(at.orgId, row.name);
       this.pool.forget(collectionKey(row.id, ""));
       return { database: row.name, deleted: true, deleted_collections: names };
     }
-    const names = await this.store.transaction((tx) => this.collections.dropAll(tx, row.id));
+    const names = await this.store.transaction((tx) => this.collections.dropAll(tx, at));
     this.pool.forget(collectionKey(row.id, ""));
     return { database: row.name, deleted: false, deleted_collections: names };
   }
 
   counts(row: DatabaseRow): Promise<Record<string, number>> {
-    return this.collections.counts(this.store.db, row.id);
+    return this.collections.counts(this.store.db, scopeOfRow(row));
   }
 
   /** Stops the query workers (their cached graphs go with them). */
@@ -139,7 +139,7 @@ export class GraphAreaService {
 
   /** The graph area's part of the `database.delete` job (a DatabasePurger). */
   async purgeDatabase(tx: Executor, row: DatabaseRow): Promise<void> {
-    await this.collections.dropAll(tx, row.id);
+    await this.collections.dropAll(tx, scopeOfRow(row));
     this.pool.forget(collectionKey(row.id, ""));
   }
 }

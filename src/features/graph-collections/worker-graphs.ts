@@ -1,7 +1,7 @@
 import { CypherError, executeCypher, renderRows } from "../../engines/cypher/index.js";
 import { CollectionGraph, WriteAttempted } from "./collection-graph.js";
 import { encodeChanges, StoredGraphLoader } from "./graph-codec.js";
-import type { CollectionHead } from "./store.js";
+import type { CollectionHead } from "./rows.js";
 import type { RenderedRows, WorkerFailure, WorkerReply, WorkerRequest } from "./worker-messages.js";
 import { certainlyWrites } from "./write-intent.js";
 

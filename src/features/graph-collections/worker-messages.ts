@@ -1,7 +1,5 @@
 import type { IndexDefinition } from "../../engines/cypher/index.js";
-import type { NodeRow, RelationshipRow } from "./bulk-upsert.js";
-import type { ChangeRows } from "./graph-rows.js";
-import type { CollectionHead } from "./store.js";
+import type { ChangeRows, CollectionHead, NodeRow, RelationshipRow } from "./rows.js";
 
 /** The engine's budgets for one run, from configuration. */
 export interface EngineLimits {

@@ -32,8 +32,6 @@ export const QueryBody = Type.Object({
   acl: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 }), { maxItems: 100 }), Type.String(), Type.Null()])),
 });
 
-export type QueryBodyType = Static<typeof QueryBody>;
-
 // Response: `data` of POST /query (and the body of the v1 recall routes).
 
 const metadataFields = {

@@ -1,9 +1,10 @@
 import { backoffDelay } from "../../platform/util/backoff.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Store } from "../../platform/store/db.js";
-import type { WebhookDeliveryStatus } from "../../platform/store/schema.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
 import { deliveryHeaders } from "./event.js";
 import type { HttpSender, SendResult } from "./http-sender.js";
+import type { WebhookDeliveryStatus } from "./rows.js";
 import type { SecretBox } from "./secret-box.js";
 import { WebhookStore, type DeliveryRow } from "./store.js";
 
@@ -36,14 +37,17 @@ export class DeliveryRunner {
 
   async run(deliveryId: string, attempt: number, signal?: AbortSignal): Promise<void> {
     const webhooks = new WebhookStore(this.store.db);
-    const delivery = await webhooks.getDelivery(deliveryId);
+    // The job names only the delivery; its row names the organization every later query is scoped by.
+    const delivery = await webhooks.findDeliveryForJobAcrossOrganizations(deliveryId);
     if (!delivery || delivery.status !== "pending" || delivery.attempts !== attempt - 1) return;
-    const outcome = await this.attempt(webhooks, delivery, signal);
+    const org = { orgId: delivery.org_id };
+    const outcome = await this.attempt(webhooks, org, delivery, signal);
     // Cut short by a shutdown: record nothing; the worker gives the job back to the queue.
     if (signal?.aborted) throw new Error("delivery interrupted by shutdown");
     const status: WebhookDeliveryStatus = outcome.ok ? "completed" : FINAL_CODES.has(outcome.code) || attempt >= delivery.max_attempts ? "failed" : "pending";
     await this.store.transaction(async (tx) => {
       const recorded = await new WebhookStore(tx).recordAttempt(
+        org,
         deliveryId,
         attempt,
         {
@@ -61,8 +65,8 @@ export class DeliveryRunner {
     });
   }
 
-  private async attempt(webhooks: WebhookStore, delivery: DeliveryRow, signal?: AbortSignal): Promise<Outcome> {
-    const endpoint = await webhooks.getEndpoint(delivery.org_id);
+  private async attempt(webhooks: WebhookStore, org: OrgTenancy, delivery: DeliveryRow, signal?: AbortSignal): Promise<Outcome> {
+    const endpoint = await webhooks.getEndpoint(org);
     if (!endpoint) return { ok: false, code: "WEBHOOK_NOT_REGISTERED", message: "no webhook is registered for this organization", statusCode: null };
     let secret: string | null = null;
     if (endpoint.signing_secret !== null) {

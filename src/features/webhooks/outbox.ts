@@ -1,11 +1,12 @@
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Executor } from "../../platform/store/db.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
 import { newId } from "../../platform/util/ids.js";
 import { INDEXING_STATUS_CHANGED, indexingEventBody } from "./event.js";
 import { WebhookStore } from "./store.js";
 
-export interface IndexingStatusChange {
-  readonly orgId: string;
+/** A status change of one organization's item (the pipeline reads the organization from the item row). */
+export interface IndexingStatusChange extends OrgTenancy {
   readonly database: string;
   readonly collection: string;
   readonly itemId: string;
@@ -42,7 +43,7 @@ export class WebhookOutbox {
     const status = terminalStatusOf(change.indexingStatus);
     if (status === null) return null;
     const webhooks = new WebhookStore(tx);
-    const endpoint = await webhooks.getEndpoint(change.orgId);
+    const endpoint = await webhooks.getEndpoint(change);
     if (!endpoint || !(JSON.parse(endpoint.event_types) as string[]).includes(INDEXING_STATUS_CHANGED)) return null;
     const id = newId();
     const at = this.now();

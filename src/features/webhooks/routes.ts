@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import type { App } from "../../platform/http/app-type.js";
-import { requirePrincipal } from "../../platform/http/auth.js";
+import { orgTenancyOf } from "../../platform/http/auth.js";
 import { AUTHENTICATED, legacyErrors, WITH_BODY } from "../../platform/http/response-schemas.js";
 import {
   DeletedResponse,
@@ -43,8 +43,8 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     "/webhooks/indexing",
     { config, schema: { tags, response: { 200: RegistrationResponse, ...legacyErrors(...AUTHENTICATED) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return sendPlain(reply, { ...(await service.get(orgId)) });
+      const org = orgTenancyOf(req);
+      return sendPlain(reply, { ...(await service.get(org)) });
     },
   );
 
@@ -52,8 +52,8 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     "/webhooks/indexing",
     { config, schema: { tags, body: RegisterBody, response: { 200: RegisteredResponse, ...legacyErrors(...WITH_BODY, 422) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      const { generated, ...view } = await service.register(orgId, {
+      const org = orgTenancyOf(req);
+      const { generated, ...view } = await service.register(org, {
         url: req.body.url,
         eventTypes: req.body.event_types,
         signingSecret: req.body.signing_secret,
@@ -69,8 +69,8 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
   );
 
   app.delete("/webhooks/indexing", { ...noFields, schema: { tags, response: { 200: DeletedResponse, ...legacyErrors(...WITH_BODY) } } }, async (req, reply) => {
-    const { orgId } = requirePrincipal(req);
-    const deleted = await service.delete(orgId);
+    const org = orgTenancyOf(req);
+    const deleted = await service.delete(org);
     return sendPlain(reply, { deleted, message: deleted ? "Webhook deleted" : "No webhook was registered" });
   });
 
@@ -78,8 +78,8 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     "/webhooks/indexing/signing-secret",
     { ...noFields, schema: { tags, body: SigningSecretBody, response: { 200: SigningSecretResponse, ...legacyErrors(...WITH_BODY, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      const change = await service.setSecret(orgId, req.body?.signing_secret);
+      const org = orgTenancyOf(req);
+      const change = await service.setSecret(org, req.body?.signing_secret);
       const body: Record<string, unknown> = { signing_secret_configured: change.configured, message: "Signing secret set" };
       if (change.generated !== null) {
         body.signing_secret = change.generated;
@@ -93,8 +93,8 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     "/webhooks/indexing/signing-secret",
     { ...noFields, schema: { tags, response: { 200: SigningSecretResponse, ...legacyErrors(...WITH_BODY, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      const change = await service.disableSigning(orgId);
+      const org = orgTenancyOf(req);
+      const change = await service.disableSigning(org);
       return sendPlain(reply, { signing_secret_configured: change.configured, message: "Signing disabled; deliveries are no longer signed" });
     },
   );
@@ -103,9 +103,9 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     "/webhooks/indexing/deliveries",
     { config, schema: { tags, querystring: DeliveryListQuery, response: { 200: DeliveryListResponse, ...legacyErrors(...AUTHENTICATED) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
+      const org = orgTenancyOf(req);
       const limit = req.query.limit ?? 50;
-      const rows = await service.listDeliveries(orgId, {
+      const rows = await service.listDeliveries(org, {
         status: parseStatusFilter(req.query.status),
         after: decodeCursor(req.query.cursor),
         limit,
@@ -123,8 +123,8 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     "/webhooks/indexing/deliveries/:delivery_id",
     { config, schema: { tags, params: DeliveryParams, response: { 200: DeliveryResponse, ...legacyErrors(...AUTHENTICATED, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      return sendPlain(reply, deliveryView(await service.getDelivery(orgId, req.params.delivery_id)));
+      const org = orgTenancyOf(req);
+      return sendPlain(reply, deliveryView(await service.getDelivery(org, req.params.delivery_id)));
     },
   );
 
@@ -132,8 +132,8 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     "/webhooks/indexing/deliveries/:delivery_id/retry",
     { ...noFields, schema: { tags, params: DeliveryParams, response: { 200: RetryResponse, 202: RetryResponse, ...legacyErrors(...WITH_BODY, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      const result = await service.retry(orgId, req.params.delivery_id);
+      const org = orgTenancyOf(req);
+      const result = await service.retry(org, req.params.delivery_id);
       return sendPlain(reply, { delivery_id: req.params.delivery_id, ...result }, result.queued ? 202 : 200);
     },
   );
@@ -142,8 +142,8 @@ export function registerWebhookRoutes(app: App, service: WebhookService): void {
     "/webhooks/indexing/test",
     { ...noFields, schema: { tags, response: { 200: TestResponse, ...legacyErrors(...WITH_BODY, 404) } } },
     async (req, reply) => {
-      const { orgId } = requirePrincipal(req);
-      const result = await service.test(orgId);
+      const org = orgTenancyOf(req);
+      const result = await service.test(org);
       return sendPlain(reply, { delivered: result.delivered, status_code: result.statusCode, message: result.message });
     },
   );

@@ -1,10 +1,11 @@
 import { AppError, invalidInput, validationError } from "../../platform/errors/app-error.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Store } from "../../platform/store/db.js";
-import type { WebhookDeliveryStatus } from "../../platform/store/schema.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
 import { newId } from "../../platform/util/ids.js";
 import { EVENT_TYPES, WEBHOOK_TEST, deliveryHeaders, testEventBody } from "./event.js";
 import type { HttpSender } from "./http-sender.js";
+import type { WebhookDeliveryStatus } from "./rows.js";
 import type { SecretBox } from "./secret-box.js";
 import { checkSigningSecret, generateSigningSecret } from "./signing.js";
 import { WebhookStore, type DeliveryRow, type EndpointRow } from "./store.js";
@@ -44,11 +45,11 @@ export class WebhookService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async get(orgId: string): Promise<RegistrationView> {
-    return registrationView(await new WebhookStore(this.store.db).getEndpoint(orgId));
+  async get(org: OrgTenancy): Promise<RegistrationView> {
+    return registrationView(await new WebhookStore(this.store.db).getEndpoint(org));
   }
 
-  async register(orgId: string, input: Registration): Promise<RegistrationView & { generated: string | null }> {
+  async register(org: OrgTenancy, input: Registration): Promise<RegistrationView & { generated: string | null }> {
     if (input.generateSigningSecret === true && input.signingSecret != null) {
       throw validationError("Send either 'generate_signing_secret' or 'signing_secret', not both");
     }
@@ -61,7 +62,7 @@ export class WebhookService {
     const secret = generated ?? (input.signingSecret != null ? this.validSecret(input.signingSecret) : null);
     const at = this.now();
     const row: EndpointRow = {
-      org_id: orgId,
+      org_id: org.orgId,
       url: checked.target.url.toString(),
       event_types: JSON.stringify(eventTypes),
       signing_secret: secret === null ? null : this.secrets.seal(secret),
@@ -71,47 +72,47 @@ export class WebhookService {
     const webhooks = new WebhookStore(this.store.db);
     // Omitting the secret keeps whatever secret the registration already had.
     await webhooks.upsertEndpoint(row, secret === null);
-    return { ...registrationView(await webhooks.getEndpoint(orgId)), generated };
+    return { ...registrationView(await webhooks.getEndpoint(org)), generated };
   }
 
-  async delete(orgId: string): Promise<boolean> {
-    return new WebhookStore(this.store.db).deleteEndpoint(orgId);
+  async delete(org: OrgTenancy): Promise<boolean> {
+    return new WebhookStore(this.store.db).deleteEndpoint(org);
   }
 
   /** Sets the given secret, or generates one when none is given. */
-  async setSecret(orgId: string, given: string | null | undefined): Promise<SecretChange> {
+  async setSecret(org: OrgTenancy, given: string | null | undefined): Promise<SecretChange> {
     const generated = given == null ? generateSigningSecret() : null;
     const secret = generated ?? this.validSecret(given ?? "");
-    if (!(await new WebhookStore(this.store.db).setSecret(orgId, this.secrets.seal(secret), this.now()))) throw notRegistered();
+    if (!(await new WebhookStore(this.store.db).setSecret(org, this.secrets.seal(secret), this.now()))) throw notRegistered();
     return { configured: true, generated };
   }
 
-  async disableSigning(orgId: string): Promise<SecretChange> {
-    if (!(await new WebhookStore(this.store.db).setSecret(orgId, null, this.now()))) throw notRegistered();
+  async disableSigning(org: OrgTenancy): Promise<SecretChange> {
+    if (!(await new WebhookStore(this.store.db).setSecret(org, null, this.now()))) throw notRegistered();
     return { configured: false, generated: null };
   }
 
-  listDeliveries(orgId: string, page: { status?: WebhookDeliveryStatus; limit: number; after?: { createdAt: number; id: string } }): Promise<DeliveryRow[]> {
-    return new WebhookStore(this.store.db).listDeliveries(orgId, page);
+  listDeliveries(org: OrgTenancy, page: { status?: WebhookDeliveryStatus; limit: number; after?: { createdAt: number; id: string } }): Promise<DeliveryRow[]> {
+    return new WebhookStore(this.store.db).listDeliveries(org, page);
   }
 
-  async getDelivery(orgId: string, id: string): Promise<DeliveryRow> {
-    const row = await new WebhookStore(this.store.db).getDelivery(id, orgId);
+  async getDelivery(org: OrgTenancy, id: string): Promise<DeliveryRow> {
+    const row = await new WebhookStore(this.store.db).getDelivery(org, id);
     if (!row) throw new AppError("DELIVERY_NOT_FOUND", `Delivery '${id}' not found`);
     return row;
   }
 
-  /** Forgets finished deliveries older than the retention; pending ones are kept whatever their age. */
+  /** Forgets finished deliveries older than the retention, of every organization (the `jobs.prune` pass); pending ones are kept whatever their age. */
   async prune(retentionMs: number): Promise<number> {
-    return new WebhookStore(this.store.db).pruneFinished(this.now() - retentionMs);
+    return new WebhookStore(this.store.db).pruneFinishedAcrossOrganizations(this.now() - retentionMs);
   }
 
   /** Queues another round of attempts for a finished delivery; a pending one is left alone. */
-  async retry(orgId: string, id: string): Promise<{ queued: boolean; message: string }> {
-    const current = await this.getDelivery(orgId, id);
+  async retry(org: OrgTenancy, id: string): Promise<{ queued: boolean; message: string }> {
+    const current = await this.getDelivery(org, id);
     if (current.status === "pending") return { queued: false, message: "The delivery is already pending" };
     const rearmed = await this.store.transaction(async (tx) => {
-      const row = await new WebhookStore(tx).rearm(id, orgId, this.options.maxAttempts, this.now());
+      const row = await new WebhookStore(tx).rearm(org, id, this.options.maxAttempts, this.now());
       if (row) await this.queue.enqueue("webhook.deliver", { deliveryId: id, attempt: Number(row.attempts) + 1 }, { executor: tx });
       return row !== undefined;
     });
@@ -120,8 +121,8 @@ export class WebhookService {
   }
 
   /** Sends a signed `webhook.test` event now and reports the receiver's answer; nothing is recorded. */
-  async test(orgId: string): Promise<TestResult> {
-    const endpoint = await new WebhookStore(this.store.db).getEndpoint(orgId);
+  async test(org: OrgTenancy): Promise<TestResult> {
+    const endpoint = await new WebhookStore(this.store.db).getEndpoint(org);
     if (!endpoint) throw notRegistered();
     let secret: string | null = null;
     if (endpoint.signing_secret !== null) {

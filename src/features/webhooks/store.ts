@@ -1,5 +1,6 @@
 import type { Executor } from "../../platform/store/db.js";
-import type { WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable } from "../../platform/store/schema.js";
+import type { OrgTenancy } from "../../platform/tenancy.js";
+import type { WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable } from "./rows.js";
 
 export type EndpointRow = WebhookEndpointsTable;
 export type DeliveryRow = WebhookDeliveriesTable;
@@ -18,14 +19,19 @@ export interface DeliveryPage {
   readonly after?: { readonly createdAt: number; readonly id: string };
 }
 
-/** Webhook registrations and delivery records. One SQL implementation serves both backends. */
+/**
+ * Webhook registrations and delivery records. One SQL implementation serves both backends.
+ * Every query names the organization; the two that span organizations on purpose (the delivery
+ * job's first read, the retention prune) say so in their names.
+ */
 export class WebhookStore {
   constructor(private readonly db: Executor) {}
 
-  getEndpoint(orgId: string): Promise<EndpointRow | undefined> {
-    return this.db.selectFrom("webhook_endpoints").selectAll().where("org_id", "=", orgId).executeTakeFirst();
+  getEndpoint(org: OrgTenancy): Promise<EndpointRow | undefined> {
+    return this.db.selectFrom("webhook_endpoints").selectAll().where("org_id", "=", org.orgId).executeTakeFirst();
   }
 
+  /** Inserts or replaces the organization's registration (`row.org_id` is the organization's). */
   async upsertEndpoint(row: EndpointRow, keepSecret: boolean): Promise<void> {
     await this.db
       .insertInto("webhook_endpoints")
@@ -41,13 +47,17 @@ export class WebhookStore {
       .execute();
   }
 
-  async setSecret(orgId: string, sealed: string | null, at: number): Promise<boolean> {
-    const res = await this.db.updateTable("webhook_endpoints").set({ signing_secret: sealed, updated_at: at }).where("org_id", "=", orgId).executeTakeFirst();
+  async setSecret(org: OrgTenancy, sealed: string | null, at: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable("webhook_endpoints")
+      .set({ signing_secret: sealed, updated_at: at })
+      .where("org_id", "=", org.orgId)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 
-  async deleteEndpoint(orgId: string): Promise<boolean> {
-    const res = await this.db.deleteFrom("webhook_endpoints").where("org_id", "=", orgId).executeTakeFirst();
+  async deleteEndpoint(org: OrgTenancy): Promise<boolean> {
+    const res = await this.db.deleteFrom("webhook_endpoints").where("org_id", "=", org.orgId).executeTakeFirst();
     return Number(res.numDeletedRows) > 0;
   }
 
@@ -55,15 +65,21 @@ export class WebhookStore {
     await this.db.insertInto("webhook_deliveries").values(row).execute();
   }
 
-  /** By id; with orgId, only that organization's delivery. */
-  getDelivery(id: string, orgId?: string): Promise<DeliveryRow | undefined> {
-    let q = this.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id);
-    if (orgId !== undefined) q = q.where("org_id", "=", orgId);
-    return q.executeTakeFirst();
+  /** One of the organization's deliveries by id. */
+  getDelivery(org: OrgTenancy, id: string): Promise<DeliveryRow | undefined> {
+    return this.db.selectFrom("webhook_deliveries").selectAll().where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
   }
 
-  listDeliveries(orgId: string, page: DeliveryPage): Promise<DeliveryRow[]> {
-    let q = this.db.selectFrom("webhook_deliveries").selectAll().where("org_id", "=", orgId);
+  /**
+   * A delivery by id whatever its organization: the `webhook.deliver` job carries only the
+   * delivery id, and the row it finds names the organization that every later query is scoped by.
+   */
+  findDeliveryForJobAcrossOrganizations(id: string): Promise<DeliveryRow | undefined> {
+    return this.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  listDeliveries(org: OrgTenancy, page: DeliveryPage): Promise<DeliveryRow[]> {
+    let q = this.db.selectFrom("webhook_deliveries").selectAll().where("org_id", "=", org.orgId);
     if (page.status) q = q.where("status", "=", page.status);
     const after = page.after;
     if (after) {
@@ -76,7 +92,7 @@ export class WebhookStore {
    * Records the outcome of attempt number `attempt`. Fenced on the previous attempt count
    * and the pending state, so a repeated or stale job cannot record an attempt twice.
    */
-  async recordAttempt(id: string, attempt: number, update: AttemptUpdate, at: number): Promise<boolean> {
+  async recordAttempt(org: OrgTenancy, id: string, attempt: number, update: AttemptUpdate, at: number): Promise<boolean> {
     const res = await this.db
       .updateTable("webhook_deliveries")
       .set({
@@ -88,6 +104,7 @@ export class WebhookStore {
         updated_at: at,
         completed_at: update.status === "pending" ? null : at,
       })
+      .where("org_id", "=", org.orgId)
       .where("id", "=", id)
       .where("attempts", "=", attempt - 1)
       .where("status", "=", "pending")
@@ -95,21 +112,24 @@ export class WebhookStore {
     return Number(res.numUpdatedRows) > 0;
   }
 
-  /** Deletes finished (completed or failed) deliveries last updated before `before`. */
-  async pruneFinished(before: number): Promise<number> {
+  /**
+   * Deletes finished (completed or failed) deliveries last updated before `before`, of every
+   * organization: the retention prune is one system-wide pass.
+   */
+  async pruneFinishedAcrossOrganizations(before: number): Promise<number> {
     const res = await this.db.deleteFrom("webhook_deliveries").where("status", "<>", "pending").where("updated_at", "<", before).executeTakeFirst();
     return Number(res.numDeletedRows);
   }
 
   /** A finished delivery becomes pending again with `extraAttempts` more attempts allowed. */
-  async rearm(id: string, orgId: string, extraAttempts: number, at: number): Promise<DeliveryRow | undefined> {
+  async rearm(org: OrgTenancy, id: string, extraAttempts: number, at: number): Promise<DeliveryRow | undefined> {
     const res = await this.db
       .updateTable("webhook_deliveries")
       .set((eb) => ({ status: "pending", max_attempts: eb("attempts", "+", extraAttempts), updated_at: at, completed_at: null }))
+      .where("org_id", "=", org.orgId)
       .where("id", "=", id)
-      .where("org_id", "=", orgId)
       .where("status", "<>", "pending")
       .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0 ? this.getDelivery(id, orgId) : undefined;
+    return Number(res.numUpdatedRows) > 0 ? this.getDelivery(org, id) : undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { invalidInput } from "../../platform/errors/app-error.js";
-import type { WebhookDeliveryStatus } from "../../platform/store/schema.js";
+import type { WebhookDeliveryStatus } from "./rows.js";
 import type { DeliveryRow, EndpointRow } from "./store.js";
 
 export interface RegistrationView {

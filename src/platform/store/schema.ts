@@ -4,233 +4,28 @@ import type { SchemaMigrationsTable, SettingsTable } from "./platform-rows.js";
 import type { ApiKeysTable, OrganizationsTable } from "../../features/organizations/rows.js";
 import type { CollectionsTable, DatabasesTable } from "../../features/databases/rows.js";
 import type { BlobsTable, ContextChunksTable, ContextItemsTable, ContextTermsTable, ContextVectorsTable } from "../../features/items/rows.js";
-import type { Corpus } from "../../features/items/item-types.js";
 import type { FeedbackTable } from "../../features/feedback/rows.js";
 import type { QueryLogTable } from "../../features/feedback/query-log-store.js";
+import type { ConnectorObjectsTable, ConnectorResourcesTable, ConnectorsTable } from "../../features/connectors/rows.js";
+import type {
+  ContextGraphAliasesTable,
+  ContextGraphEntitiesTable,
+  ContextGraphLinksTable,
+  ContextGraphMentionsTable,
+  ContextGraphPeopleTable,
+  ContextGraphTripletsTable,
+} from "../../features/context-graph/rows.js";
+import type { GraphCollectionsTable, GraphIndexesTable, GraphNodesTable, GraphRelationshipsTable } from "../../features/graph-collections/rows.js";
+import type { WebhookDeliveriesTable, WebhookEndpointsTable } from "../../features/webhooks/rows.js";
+
+/** Kysely's column types, for the features' row interfaces (which may not import the query builder). */
+export type { Generated } from "kysely";
 
 /**
  * The relational schema shared by both backends, composed from the row types each feature keeps
  * beside its store. Timestamps are epoch milliseconds (INTEGER / BIGINT) and JSON columns are
  * text on both, so a row reads back identically whichever backend stored it.
  */
-
-export type WebhookDeliveryStatus = "pending" | "completed" | "failed";
-
-export interface WebhookEndpointsTable {
-  org_id: string;
-  url: string;
-  /** JSON array of event kinds. */
-  event_types: string;
-  /** Sealed secret (webhooks/secret-box.ts); null when signing is disabled. */
-  signing_secret: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface WebhookDeliveriesTable {
-  id: string;
-  org_id: string;
-  event_type: string;
-  doc_id: string;
-  database_name: string;
-  collection: string;
-  indexing_status: string;
-  /** The exact JSON body sent on every attempt. */
-  payload: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  max_attempts: number;
-  /** Last delivery failure; empty strings when there is none. */
-  error_code: string;
-  error_message: string;
-  last_status_code: number | null;
-  created_at: number;
-  updated_at: number;
-  completed_at: number | null;
-}
-
-/** One graph of the graph area; `version` increases with every committed change. */
-export interface GraphCollectionsTable {
-  id: string;
-  org_id: string;
-  database_id: string;
-  name: string;
-  version: number;
-  created_at: number;
-}
-
-interface GraphRowScope {
-  collection_id: string;
-  org_id: string;
-  database_id: string;
-}
-
-export interface GraphNodesTable extends GraphRowScope {
-  node_id: number;
-  labels: string;
-  properties: string;
-}
-
-export interface GraphRelationshipsTable extends GraphRowScope {
-  rel_id: number;
-  type: string;
-  start_node: number;
-  end_node: number;
-  properties: string;
-}
-
-export interface GraphIndexesTable extends GraphRowScope {
-  entity: "node" | "relationship";
-  token: string;
-  property: string;
-}
-
-interface GraphScopeColumns {
-  /** The owning organization (every tenant table carries it; see migration 0011). */
-  org_id: string;
-  database_id: string;
-  corpus: Corpus;
-  collection: string;
-}
-
-/** An item-level link declared by `item_id`, to the item whose public id is `target_source_id`. */
-export interface ContextGraphLinksTable extends GraphScopeColumns {
-  item_id: string;
-  target_source_id: string;
-  /** `relates_to` (explicit relation) or `parent` (the target is the owner's parent). */
-  kind: string;
-  /** The declared relation type (`references`, `reply_to`, ...); `parent_of` for parents. */
-  relation_type: string;
-  created_at: number;
-}
-
-export interface ContextGraphTripletsTable extends GraphScopeColumns {
-  triplet_key: Generated<number>;
-  item_id: string;
-  chunk_id: string;
-  /** `chunk` (read from text) or `structural` (read from app item fields). */
-  kind: string;
-  source_entity_id: string;
-  target_entity_id: string;
-  /** JSON array of relations; their entity ids are rendered from the row's columns. */
-  relations: string;
-}
-
-export interface ContextGraphEntitiesTable extends GraphScopeColumns {
-  entity_id: string;
-  name: string;
-  /** Normalised name, for looking entities up from query text. */
-  name_key: string;
-  type: string;
-  namespace: string;
-  identifier: string | null;
-  provider: string | null;
-}
-
-export interface ContextGraphMentionsTable extends GraphScopeColumns {
-  item_id: string;
-  chunk_id: string;
-  entity_id: string;
-}
-
-export interface ContextGraphPeopleTable {
-  /** The owning organization (every tenant table carries it; see migration 0011). */
-  org_id: string;
-  database_id: string;
-  scope: string;
-  entity_id: string;
-  name: string;
-  /** JSON array of alias keys. */
-  keys: string;
-}
-
-export interface ContextGraphAliasesTable {
-  /** The owning organization (every tenant table carries it; see migration 0011). */
-  org_id: string;
-  database_id: string;
-  scope: string;
-  alias_key: string;
-  entity_id: string;
-}
-
-export type ConnectorSyncState = "idle" | "queued" | "running";
-
-export interface ConnectorsTable {
-  id: string;
-  org_id: string;
-  database_id: string;
-  database_name: string;
-  collection: string;
-  provider: string;
-  name: string;
-  provider_account_scope: string;
-  auth_type: string;
-  /** Sealed JSON of the credentials (see webhooks/secret-box.ts); never returned. */
-  credentials: string;
-  sync_interval_seconds: number;
-  next_sync_at: number | null;
-  sync_state: ConnectorSyncState;
-  /** The run queued or in progress; its jobs carry it, so a stale job stops without writing. */
-  run_id: string | null;
-  /** Whether the current run ends with the id-only deletion reconciliation. */
-  run_reconcile: number;
-  /** Touched while a run makes progress; a run silent for too long is taken as dead. */
-  sync_heartbeat_at: number | null;
-  last_reconciled_at: number | null;
-  last_successful_sync_at: number | null;
-  last_attempted_sync_at: number | null;
-  last_error: string;
-  consecutive_failures: number;
-  documents_dispatched: number;
-  sync_cycles_completed: number;
-  needs_reauth: number;
-  needs_reauth_at: number | null;
-  needs_reauth_reason: string;
-  paused: number;
-  paused_at: number | null;
-  custom_instructions: string;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface ConnectorResourcesTable {
-  connector_id: string;
-  org_id: string;
-  database_id: string;
-  resource_id: string;
-  resource_type: string;
-  display_name: string;
-  collection_override: string | null;
-  metadata: string;
-  additional_metadata: string;
-  provider_metadata: string | null;
-  filters: string | null;
-  custom_instructions: string | null;
-  acl: string | null;
-  status: string;
-  /** Committed high-water mark, exactly as on the wire; "" = never pulled. */
-  provider_cursor: string;
-  /** JSON of the in-flight window and page state; null between runs. */
-  checkpoint: string | null;
-  last_row_count: number;
-  message: string;
-  checked_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface ConnectorObjectsTable {
-  connector_id: string;
-  org_id: string;
-  database_id: string;
-  resource_id: string;
-  source_id: string;
-  collection: string;
-  kind: string;
-  native_id: string;
-  content_hash: string;
-  updated_at: number;
-}
 
 export interface Schema {
   connectors: ConnectorsTable;

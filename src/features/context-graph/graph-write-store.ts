@@ -5,17 +5,24 @@ import type { ExpressionBuilder } from "kysely";
 import type { Executor } from "../../platform/store/db.js";
 import type { Schema } from "../../platform/store/schema.js";
 import type { Corpus } from "../items/item-types.js";
+import type { DatabaseTenancy } from "../../platform/tenancy.js";
 import { deletePeople } from "./alias-store.js";
-import type { ItemGraph } from "./extract-item-graph.js";
+import type { ChunkText, ItemGraph } from "./extract-item-graph.js";
 import type { ItemLink } from "./item-links.js";
 
-/** One graph: a corpus of a collection of a database. Knowledge and memory never share one. */
-export interface GraphScope {
-  readonly orgId: string;
-  readonly databaseId: string;
+/**
+ * The writes of the context graph (links, triplets, entities, mentions; people and aliases are in
+ * alias-store.ts), and the two reads of items and chunks a build needs. Every query is scoped by
+ * the graph's organization: the scope columns, or `org_id` beside an item id.
+ */
+
+/** One graph: a corpus of a collection of a database of an organization. Knowledge and memory never share one. */
+export interface GraphScope extends DatabaseTenancy {
   readonly corpus: Corpus;
-  readonly collection: string;
 }
+
+/** The organization and database a graph row belongs to, without a collection: what a purge addresses. */
+export type GraphDatabase = Pick<DatabaseTenancy, "orgId" | "databaseId">;
 
 export const graphScopeOf = (item: Pick<ItemRow, "org_id" | "database_id" | "corpus" | "collection">): GraphScope => ({
   orgId: item.org_id,
@@ -41,19 +48,64 @@ async function inBatches<T>(rows: readonly T[], write: (part: T[]) => Promise<un
 /** The scope columns of a graph row: for inserts, and as a filter with `.where((eb) => eb.and(rowScope(s)))`. */
 export const rowScope = (s: GraphScope) => ({ org_id: s.orgId, database_id: s.databaseId, corpus: s.corpus, collection: s.collection });
 
+/** The texts of an item's chunks, in order (what the build reads them from). */
+export async function chunkTextsOf(db: Executor, item: Pick<ItemRow, "org_id">, chunkKeys: readonly number[]): Promise<ChunkText[]> {
+  if (chunkKeys.length === 0) return [];
+  const rows = await db
+    .selectFrom("context_chunks")
+    .select(["chunk_uuid", "content", "position"])
+    .where("org_id", "=", item.org_id)
+    .where("chunk_key", "in", [...chunkKeys])
+    .orderBy("position")
+    .execute();
+  return rows.map((r) => ({ chunkId: r.chunk_uuid, content: r.content }));
+}
+
+/** A provider-aware target without kind points at whichever item carries that provider and external id. */
+export async function resolveExternalLinks(tx: Executor, scope: GraphScope, links: readonly ItemLink[]): Promise<ItemLink[]> {
+  const out: ItemLink[] = [];
+  for (const link of links) {
+    if (link.external === undefined) {
+      out.push(link);
+      continue;
+    }
+    const found = await tx
+      .selectFrom("context_items")
+      .select("source_id")
+      .where((eb) => eb.and(rowScope(scope)))
+      .where("app_provider", "=", link.external.provider.toLowerCase())
+      .where("app_external_id", "=", link.external.externalId)
+      .executeTakeFirst();
+    out.push({ ...link, targetSourceId: found?.source_id ?? link.targetSourceId });
+  }
+  return out;
+}
+
 /** Removes everything the item contributed; returns the entities it referenced (GC candidates). */
-export async function removeItemGraph(tx: Executor, item: Pick<ItemRow, "id" | "source_id">): Promise<Set<string>> {
+export async function removeItemGraph(tx: Executor, item: Pick<ItemRow, "id" | "source_id" | "org_id">): Promise<Set<string>> {
   const candidates = new Set<string>([item.source_id]);
-  const triplets = await tx.selectFrom("context_graph_triplets").select(["source_entity_id", "target_entity_id"]).where("item_id", "=", item.id).execute();
+  const ofItem = { org_id: item.org_id, item_id: item.id };
+  const triplets = await tx
+    .selectFrom("context_graph_triplets")
+    .select(["source_entity_id", "target_entity_id"])
+    .where((eb) => eb.and(ofItem))
+    .execute();
   for (const t of triplets) {
     candidates.add(t.source_entity_id);
     candidates.add(t.target_entity_id);
   }
-  const mentions = await tx.selectFrom("context_graph_mentions").select("entity_id").where("item_id", "=", item.id).execute();
+  const mentions = await tx
+    .selectFrom("context_graph_mentions")
+    .select("entity_id")
+    .where((eb) => eb.and(ofItem))
+    .execute();
   for (const m of mentions) candidates.add(m.entity_id);
-  await tx.deleteFrom("context_graph_triplets").where("item_id", "=", item.id).execute();
-  await tx.deleteFrom("context_graph_mentions").where("item_id", "=", item.id).execute();
-  await tx.deleteFrom("context_graph_links").where("item_id", "=", item.id).execute();
+  for (const table of ["context_graph_triplets", "context_graph_mentions", "context_graph_links"] as const) {
+    await tx
+      .deleteFrom(table)
+      .where((eb) => eb.and(ofItem))
+      .execute();
+  }
   return candidates;
 }
 
@@ -192,10 +244,11 @@ export async function collectGarbage(tx: Executor, scope: GraphScope, candidates
       .where("entity_id", "in", part)
       .execute(),
   );
-  await deletePeople(tx, aliasScopeKey(scope), gone);
+  await deletePeople(tx, scope, aliasScopeKey(scope), gone);
 }
 
-export async function purgeDatabaseGraph(tx: Executor, databaseId: string): Promise<void> {
+/** Deletes a database's whole context graph (the database purge). */
+export async function purgeDatabaseGraph(tx: Executor, at: GraphDatabase): Promise<void> {
   for (const table of [
     "context_graph_links",
     "context_graph_triplets",
@@ -204,6 +257,6 @@ export async function purgeDatabaseGraph(tx: Executor, databaseId: string): Prom
     "context_graph_people",
     "context_graph_aliases",
   ] as const) {
-    await tx.deleteFrom(table).where("database_id", "=", databaseId).execute();
+    await tx.deleteFrom(table).where("org_id", "=", at.orgId).where("database_id", "=", at.databaseId).execute();
   }
 }

@@ -3,9 +3,15 @@ import type { GraphEntity, GraphRelation } from "../../engines/extraction/index.
 import { visibleItem } from "../items/visibility-store.js";
 import type { Executor } from "../../platform/store/db.js";
 import type { EntityNamespace, EntityType } from "../../engines/extraction/graph-types.js";
-import { rowScope } from "./graph-writer.js";
+import { rowScope } from "./graph-write-store.js";
 import { visibilityOf, type TraversalScope } from "./traversal-store.js";
 import type { WireTriplet } from "./wire.js";
+
+/**
+ * The reads of the context graph behind POST /query and GET /context/relations and /subgraph:
+ * triplets of visible items, entities by id or name, the entities a chunk mentions. Every query
+ * is scoped by the graph (organization, database, corpus, collection) of the traversal scope.
+ */
 
 /** Which stored triplets to read; every filter is optional and they combine with AND. */
 export interface TripletFilter {
@@ -62,6 +68,7 @@ export async function readTriplets(db: Executor, s: TraversalScope, filter: Trip
     .selectFrom("context_graph_triplets as t")
     .innerJoin("context_items as i", "i.id", "t.item_id")
     .select(["t.triplet_key", "t.item_id", "t.chunk_id", "t.source_entity_id", "t.target_entity_id", "t.relations"])
+    .where("t.org_id", "=", s.orgId)
     .where("t.database_id", "=", s.databaseId)
     .where("t.corpus", "=", s.corpus)
     .where("t.collection", "=", s.collection)
@@ -126,6 +133,7 @@ export async function tripletsOfItems(
     const part = await db
       .selectFrom("context_graph_triplets")
       .select(["triplet_key", "item_id", "chunk_id", "source_entity_id", "target_entity_id", "relations"])
+      .where("org_id", "=", s.orgId)
       .where("item_id", "in", itemIds.slice(i, i + 100))
       .where("kind", "=", kind)
       .execute();
@@ -138,3 +146,27 @@ export async function tripletsOfItems(
 
 /** The triplet as sent: without the store's key and item id. */
 export const toWire = (t: StoredTriplet): WireTriplet => ({ source: t.source, target: t.target, relations: t.relations, chunk_id: t.chunk_id });
+
+/**
+ * Ids of the graph's named (non-SOURCE) entities whose normalised name is one of `nameKeys` or
+ * whose id is one of `entityIds`.
+ */
+export async function namedEntities(db: Executor, s: TraversalScope, nameKeys: readonly string[], entityIds: readonly string[]): Promise<string[]> {
+  if (nameKeys.length === 0 && entityIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("context_graph_entities")
+    .select("entity_id")
+    .where((eb) => eb.and(rowScope(s)))
+    .where("type", "<>", "SOURCE")
+    .where((eb) =>
+      eb.or([...(nameKeys.length > 0 ? [eb("name_key", "in", [...nameKeys])] : []), ...(entityIds.length > 0 ? [eb("entity_id", "in", [...entityIds])] : [])]),
+    )
+    .execute();
+  return rows.map((r) => r.entity_id);
+}
+
+/** Ids of the entities one chunk mentions (in the graph's organization). */
+export async function entitiesMentionedIn(db: Executor, s: TraversalScope, chunkId: string): Promise<string[]> {
+  const rows = await db.selectFrom("context_graph_mentions").select("entity_id").where("org_id", "=", s.orgId).where("chunk_id", "=", chunkId).execute();
+  return rows.map((r) => r.entity_id);
+}
