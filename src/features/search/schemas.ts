@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { NullableInteger, NullableString, OpenObject } from "../../platform/http/response-schemas.js";
 import { EntitySchema, RelationSchema } from "../context-graph/schemas.js";
 
