@@ -52,6 +52,7 @@ import { WorkerPool } from "./platform/jobs/worker-pool.js";
 import { OrgService } from "./features/organizations/service.js";
 import { openStore, type Store } from "./platform/store/db.js";
 import { migrate } from "./platform/store/migrate.js";
+import { inSystemScope } from "./platform/store/row-scope.js";
 import { registerSystemRoutes } from "./features/system/routes.js";
 import { shutdownWithin, type ShutdownOutcome } from "./platform/shutdown.js";
 import { QueryLog } from "./features/feedback/query-log.js";
@@ -105,9 +106,10 @@ const FINISHED_DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 export async function createApplication(config: Config): Promise<Application> {
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(store);
+  const rowSecurity = await store.enforceRowSecurity();
 
   const orgs = new OrgService(store);
-  await orgs.bootstrap(config.bootstrapApiKeys);
+  await inSystemScope(() => orgs.bootstrap(config.bootstrapApiKeys));
 
   const queue = new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs });
   let worker: WorkerPool | null = null;
@@ -198,6 +200,12 @@ export async function createApplication(config: Config): Promise<Application> {
     orgs,
     limiter: new RateLimiter(config.rateLimitPerMinute),
   });
+  if (rowSecurity.mode === "off") {
+    server.log.warn(
+      { loginRole: rowSecurity.loginRole },
+      `PostgreSQL row-level security is OFF (the second wall between organizations): ${rowSecurity.reason}`,
+    );
+  }
   registerSystemRoutes(server, store);
   const readiness = new DatabaseReadiness(store, {
     workersRunning: () => worker?.running ?? false,
@@ -243,7 +251,7 @@ export async function createApplication(config: Config): Promise<Application> {
   await server.ready();
   const warmUpAbort = new AbortController();
   const indexesWarm = config.warmUpIndexes
-    ? warmUpIndexes(store, termIndexes, vectors, warmUpAbort.signal).catch((err: unknown) => {
+    ? inSystemScope(() => warmUpIndexes(store, termIndexes, vectors, warmUpAbort.signal)).catch((err: unknown) => {
         server.log.warn({ err }, "loading the search indexes at start failed; they load on first use");
         return [];
       })

@@ -1,4 +1,5 @@
 import type { Executor, Store } from "../../platform/store/db.js";
+import { inSystemScope } from "../../platform/store/row-scope.js";
 import type { QueryLogTable } from "../../platform/store/schema.js";
 
 export interface LoggedQuery {
@@ -82,7 +83,8 @@ export class QueryLog {
     this.timer = null;
     while (this.flushing) await this.flushing;
     if (this.pending.length === 0) return;
-    this.flushing = this.write().finally(() => (this.flushing = null));
+    // A batch holds several organizations' entries: system scope, whoever triggered the flush.
+    this.flushing = inSystemScope(() => this.write()).finally(() => (this.flushing = null));
     await this.flushing;
   }
 
