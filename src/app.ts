@@ -223,7 +223,7 @@ export async function createApplication(config: Config): Promise<Application> {
   registerIngestRoutes(server, ingest, uploads);
   registerStatusRoutes(server, databases, store);
   registerListRoutes(server, new ListService(store, databases));
-  const inspect = new InspectService(store, databases, blobs, await fileUrlSecret(config.fileUrlSecret, store));
+  const inspect = new InspectService(store, databases, blobs, await inSystemScope(() => fileUrlSecret(config.fileUrlSecret, store)));
   registerInspectRoutes(server, inspect, publicUrlOf(server, config.publicUrl, config.host, config.port));
   registerEditRoutes(server, edit);
   const subgraphs = new SubgraphService(store, databases);

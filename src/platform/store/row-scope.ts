@@ -31,7 +31,7 @@ export function inSystemScope<T>(fn: () => T): T {
 
 /**
  * Puts the rest of the calling execution, and everything it starts later, in system scope.
- * For a process's own entry point only (a test file's code acting as an operator), never in
+ * For a process's own entry point only (a test file's or a benchmark's code acting as an operator), never in
  * the service: there every unit of work states its scope with the functions above.
  */
 export function enterSystemScope(): void {
