@@ -36,9 +36,11 @@ const TENANT_TABLES = [
 /**
  * A row is visible and writable in its organization's scope or in system scope; with neither
  * set (no scope) nothing is. NULLIF: an empty `app.org_id` (a session reset to no scope) must not
- * match a row whose org_id is empty.
+ * match a row whose org_id is empty. The settings are read in scalar subqueries, which PostgreSQL
+ * evaluates once per statement (an InitPlan) instead of once per row scanned.
  */
-const visibleTo = (column: string): string => `(${column} = NULLIF(current_setting('app.org_id', true), '') OR current_setting('app.scope', true) = 'system')`;
+const visibleTo = (column: string): string =>
+  `(${column} = (SELECT NULLIF(current_setting('app.org_id', true), '')) OR (SELECT current_setting('app.scope', true)) = 'system')`;
 
 const secure = (table: string, column: string): string[] => [
   `ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`,
