@@ -12,6 +12,10 @@ import { tenancyOf } from "../src/features/databases/tenancy.js";
 import { loadConfig } from "../src/platform/config.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { measure, measureShapes, option, seededRandom, socialGraphShapes } from "./bench-utils.js";
+import { enterSystemScope } from "../src/platform/store/row-scope.js";
+
+// A benchmark is an operator's script: it reads and writes the store directly, across organizations.
+enterSystemScope();
 
 const NODES = option("nodes", 100_000);
 const RELS = option("rels", 1_000_000);

@@ -9,6 +9,10 @@ import { loadConfig } from "../src/platform/config.js";
 import { RelationsService } from "../src/features/context-graph/relations-service.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { writeDataset } from "./graph-dataset.js";
+import { enterSystemScope } from "../src/platform/store/row-scope.js";
+
+// A benchmark is an operator's script: it reads and writes the store directly, across organizations.
+enterSystemScope();
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);

@@ -12,6 +12,10 @@ import { chunkDocument } from "../src/engines/documents/chunk/index.js";
 import type { IndexingStatus } from "../src/features/items/item-types.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { makePdf } from "../test/helpers/make-files.js";
+import { enterSystemScope } from "../src/platform/store/row-scope.js";
+
+// A benchmark is an operator's script: it reads and writes the store directly, across organizations.
+enterSystemScope();
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 const topics = ["billing", "onboarding", "security review", "the mobile app", "quarterly planning", "hiring", "the data pipeline", "customer churn"];

@@ -21,6 +21,10 @@ import { termFrequencies } from "../src/engines/bm25/index.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { option, percentile, seededRandom } from "./bench-utils.js";
 import { loadLocomo } from "./locomo.js";
+import { enterSystemScope } from "../src/platform/store/row-scope.js";
+
+// A benchmark is an operator's script: it reads and writes the store directly, across organizations.
+enterSystemScope();
 
 const CHUNKS = option("chunks", 100_000);
 const RUNS = option("runs", 100);

@@ -11,6 +11,10 @@ import { loadConfig } from "../src/platform/config.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { option, percentile } from "./bench-utils.js";
 import { loadLocomo } from "./locomo.js";
+import { enterSystemScope } from "../src/platform/store/row-scope.js";
+
+// A benchmark is an operator's script: it reads and writes the store directly, across organizations.
+enterSystemScope();
 
 const DATASET = new URL("../../shared/datasets/locomo/locomo10.json", import.meta.url).pathname;
 const KS = [1, 5, 10, 20] as const;

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createApplication } from "./app.js";
+import { inSystemScope } from "./platform/store/row-scope.js";
 import { ConfigError, describeConfig, loadConfig } from "./platform/config.js";
 import { firstRunBanner } from "./features/organizations/first-run-banner.js";
 
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   const app = await createApplication(config);
   app.server.log.info({ config: describeConfig(config) }, "configuration");
   // A store without any organization (and no BOOTSTRAP_API_KEY) would answer nothing but 401.
-  const firstRun = config.bootstrapApiKeys.length === 0 ? await app.orgs.createFirstOrganization() : null;
+  const firstRun = config.bootstrapApiKeys.length === 0 ? await inSystemScope(() => app.orgs.createFirstOrganization()) : null;
   await app.server.listen({ port: config.port, host: config.host });
   if (firstRun) process.stdout.write(firstRunBanner(firstRun, config.host, listeningPort(app.server.server.address(), config.port)));
   app.worker.start();

@@ -11,6 +11,7 @@ import { FeedbackService } from "../features/feedback/service.js";
 import { GraphAreaService } from "../features/graph-collections/service.js";
 import { OrgService } from "../features/organizations/service.js";
 import { fileUrlSecret } from "../features/items/file-url-secret.js";
+import { inSystemScope } from "../platform/store/row-scope.js";
 import { InspectService } from "../features/items/inspect-service.js";
 import { ListService } from "../features/items/list-service.js";
 import { StatusService } from "../features/items/status-service.js";
@@ -49,7 +50,7 @@ const FEEDBACK_PER_MINUTE = 100;
 export async function buildFeatures(config: Config, { logger, store, queue, embedder, now }: Platform, context: ContextFeatures): Promise<Features> {
   const { databases, blobs, vectors, ingest, edit } = context;
   const orgs = new OrgService(store);
-  await orgs.bootstrap(config.bootstrapApiKeys);
+  await inSystemScope(() => orgs.bootstrap(config.bootstrapApiKeys));
   const queryLog = new QueryLog(store, logger);
   const feedback = new FeedbackService(store, databases, queryLog, { perMinute: FEEDBACK_PER_MINUTE });
   const graphArea = new GraphAreaService(store, databases, {
@@ -95,7 +96,7 @@ export async function buildFeatures(config: Config, { logger, store, queue, embe
     termIndexes,
     query: new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog, now),
     list: new ListService(store, databases, now),
-    inspect: new InspectService(store, blobs, await fileUrlSecret(config.fileUrlSecret, store), now),
+    inspect: new InspectService(store, blobs, await inSystemScope(() => fileUrlSecret(config.fileUrlSecret, store)), now),
     statuses: new StatusService(store),
   };
 }

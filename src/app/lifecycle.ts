@@ -1,3 +1,4 @@
+import { inSystemScope } from "../platform/store/row-scope.js";
 import { type TermScope } from "../features/search/term-indexes.js";
 import { warmUpIndexes } from "../features/search/warm-up.js";
 import type { App } from "../platform/http/app-type.js";
@@ -21,7 +22,7 @@ export interface WarmUp {
 export function startWarmUp(config: Config, { logger, store }: Platform, context: ContextFeatures, features: Features): WarmUp {
   const abort = new AbortController();
   const indexesWarm = config.warmUpIndexes
-    ? warmUpIndexes(store, features.termIndexes, context.vectors, abort.signal).catch((err: unknown) => {
+    ? inSystemScope(() => warmUpIndexes(store, features.termIndexes, context.vectors, abort.signal)).catch((err: unknown) => {
         logger.warn({ err }, "loading the search indexes at start failed; they load on first use");
         return [];
       })

@@ -30,6 +30,10 @@ export async function buildPlatform(config: Config, options: ApplicationOptions 
   const logger = createLogger(config.logLevel);
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(store);
+  const rowSecurity = await store.enforceRowSecurity();
+  if (rowSecurity.mode === "off") {
+    logger.warn({ loginRole: rowSecurity.loginRole }, `PostgreSQL row-level security is OFF (the second wall between organizations): ${rowSecurity.reason}`);
+  }
   return {
     logger,
     store,

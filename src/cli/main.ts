@@ -4,6 +4,7 @@ import { ConfigError, describeConfig, loadConfig } from "../platform/config.js";
 import { OrgService } from "../features/organizations/service.js";
 import { openStore } from "../platform/store/db.js";
 import { migrate } from "../platform/store/migrate.js";
+import { inSystemScope } from "../platform/store/row-scope.js";
 
 const USAGE = `context-store <command> [options]
 
@@ -105,7 +106,8 @@ async function soleOrganization(orgs: OrgService): Promise<string> {
   return all[0]?.id ?? (await orgs.createOrganization("default")).id;
 }
 
-run(process.argv.slice(2)).then(
+// An operator's tool: it manages every organization, so it runs in system scope.
+inSystemScope(() => run(process.argv.slice(2))).then(
   (code) => process.exit(code),
   (err: unknown) => {
     if (err instanceof UsageError || err instanceof ConfigError) {

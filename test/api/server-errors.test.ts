@@ -8,7 +8,8 @@ test("a server-side fault is 500 INTERNAL_ERROR in the envelope, without interna
   try {
     await createReadyDatabase(t, "faulty");
     // Break the schema under the running service: a bug-like failure, not a client error.
-    await sql`DROP TABLE collections`.execute(t.app.store.db);
+    // As the tables' owner: on PostgreSQL the service's connections act as a role that may not.
+    await t.app.store.asOwner((tx) => sql`DROP TABLE collections`.execute(tx));
     const res = await t.request("GET", "/databases/collections", { query: { database: "faulty" } });
     assert.equal(res.status, 500);
     assert.equal(field(res.body, "error.code"), "INTERNAL_ERROR");

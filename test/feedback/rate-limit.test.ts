@@ -91,6 +91,7 @@ test("a server failure while storing feedback answers 500 and stores nothing", a
   }
 });
 
+/** Schema changes, as the tables' owner: on PostgreSQL the service's connections act as a role that may not. */
 async function sqlRaw(t: TestApp, statement: string): Promise<void> {
-  await sql.raw(statement).execute(t.app.store.db);
+  await t.app.store.asOwner((tx) => sql.raw(statement).execute(tx));
 }

@@ -2,7 +2,15 @@ import type { AddressInfo } from "node:net";
 import { createApplication, type Application } from "../../src/app.js";
 import { loadConfig } from "../../src/platform/config.js";
 import { ResponseContract, type OpenApiDoc } from "./response-contract.js";
+import { enterSystemScope, outsideAnyScope } from "../../src/platform/store/row-scope.js";
 import { createTestDb, type TestDb } from "./test-db.js";
+
+/**
+ * Test code acts as an operator (like the CLI): it reads and writes the store directly, across
+ * organizations, so every test file that uses the harness runs in system scope. The application
+ * itself is started outside it (see startTestApp).
+ */
+enterSystemScope();
 
 export interface HttpResult {
   status: number;
@@ -65,9 +73,11 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
     ...env,
   });
   const clock = testClock();
-  const app = await createApplication(config, { now: clock.now });
-  await app.server.listen({ port: 0, host: "127.0.0.1" });
-  app.worker.start();
+  // The application starts in no scope, as in production (src/main.ts): what it runs on its own
+  // (requests, jobs, timers) must state its scope, or it sees no tenant row on PostgreSQL.
+  const app = await outsideAnyScope(() => createApplication(config, { now: clock.now }));
+  await outsideAnyScope(() => app.server.listen({ port: 0, host: "127.0.0.1" }));
+  outsideAnyScope(() => app.worker.start());
   const port = (app.server.server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
 

@@ -1,6 +1,7 @@
 import type { Store } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { QueryLogStore, type QueryLogRow } from "./query-log-store.js";
+import { inSystemScope } from "../../platform/store/row-scope.js";
 
 export interface LoggedQuery {
   readonly orgId: string;
@@ -83,7 +84,8 @@ export class QueryLog {
     this.timer = null;
     while (this.flushing) await this.flushing;
     if (this.pending.length === 0) return;
-    this.flushing = this.write().finally(() => (this.flushing = null));
+    // A batch holds several organizations' entries: system scope, whoever triggered the flush.
+    this.flushing = inSystemScope(() => this.write()).finally(() => (this.flushing = null));
     await this.flushing;
   }
 

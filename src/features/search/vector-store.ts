@@ -196,13 +196,15 @@ export class VectorStore {
     let pending = this.pgIndexes.get(dims);
     if (!pending) {
       // One partial HNSW index per vector size, so different embedders can share the table.
-      pending = sql
-        .raw(
-          `CREATE INDEX IF NOT EXISTS context_vectors_hnsw_${dims} ON context_vectors
-           USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dims = ${dims}`,
-        )
-        .execute(this.store.db)
-        .then(() => undefined);
+      // DDL: as the login role, which owns the table (the role connections assume may not create indexes).
+      pending = this.store.asOwner(async (tx) => {
+        await sql
+          .raw(
+            `CREATE INDEX IF NOT EXISTS context_vectors_hnsw_${dims} ON context_vectors
+             USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dims = ${dims}`,
+          )
+          .execute(tx);
+      });
       pending.catch(() => this.pgIndexes.delete(dims));
       this.pgIndexes.set(dims, pending);
     }

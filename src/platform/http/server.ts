@@ -15,6 +15,8 @@ import { authenticate } from "./auth.js";
 import type { RateLimiter } from "./rate-limit.js";
 import { DEPRECATED_SINCE } from "./request-state.js";
 import { ROUTE_DECODED } from "./route-decoded-body.js";
+import { scopeRouteHandlers } from "./row-scope-hook.js";
+import { inSystemScope } from "../store/row-scope.js";
 
 export interface ServerDeps {
   /** The application's logger; request logs are its children. */
@@ -67,6 +69,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
       : (httpPart === "body" ? bodyAjv : queryAjv).compile(schema),
   );
 
+  scopeRouteHandlers(app);
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
@@ -123,7 +126,8 @@ export async function createServer(deps: ServerDeps): Promise<App> {
       throw new AppError("INVALID_INPUT", `Unsupported API-Version '${version}'; this service speaks version ${API_VERSION}`);
     }
     // Unknown routes answer 404 whatever the credentials.
-    if (!req.is404) await authenticate(req, deps.orgs, deps.limiter);
+    // Keys are looked up before their organization is known: system scope.
+    if (!req.is404) await inSystemScope(() => authenticate(req, deps.orgs, deps.limiter));
   });
   app.addHook("onSend", async (req, reply, payload) => {
     if (req.state?.deprecations.length) void reply.header("Deprecation", "true");

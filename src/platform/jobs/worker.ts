@@ -4,6 +4,7 @@ import { JOB_CATALOG, type JobKind, type JobPayload } from "./catalog.js";
 import { backoffDelay } from "../util/backoff.js";
 import { Coalescer } from "../util/coalescer.js";
 import type { ClaimedJob, JobQueue } from "./queue.js";
+import { inSystemScope } from "../store/row-scope.js";
 
 export interface JobContext {
   readonly job: ClaimedJob;
@@ -96,10 +97,18 @@ export class JobWorker {
     return this.running.size;
   }
 
+  /**
+   * Jobs run in system scope, whoever starts the worker: the queue is a platform table, a job
+   * carries no organization, and its handler reads rows by ids that name their organization.
+   * Everything the loop starts (claims, handlers, leases) inherits it; a request that wakes
+   * the loop only resolves a promise the loop awaits, which keeps the loop's scope.
+   */
   start(): void {
     if (this.loop || this.options.concurrency <= 0) return;
-    this.heartbeat = setInterval(() => void this.extendLeases(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
-    this.loop = this.run();
+    inSystemScope(() => {
+      this.heartbeat = setInterval(() => void this.extendLeases(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
+      this.loop = this.run();
+    });
   }
 
   /** Poll now instead of at the next tick (the queue calls it when a job of this worker's kinds is enqueued). */

@@ -6,6 +6,8 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from "k
 import pg from "pg";
 import { withCommitCallbacks } from "./after-commit.js";
 import { observedDialect } from "./observed-dialect.js";
+import { enforceRowSecurity, type RowSecurity } from "./row-security.js";
+import { scopedPostgresDialect, type SessionRole } from "./scoped-dialect.js";
 import type { Schema } from "./schema.js";
 import { WriteHealth } from "./write-health.js";
 
@@ -34,6 +36,17 @@ export interface Store {
    * REPEATABLE READ on PostgreSQL, a deferred (WAL snapshot) transaction on SQLite's reader.
    */
   snapshot<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in a transaction as the login role, which owns the tables: for the few statements
+   * that create objects at runtime (an index for a new vector size). Row-level security still
+   * applies to rows it reads or writes in the unit of work's scope.
+   */
+  asOwner<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Makes PostgreSQL's row-level security apply to this store's connections from now on (see
+   * row-security.ts); call it once migrations ran. On SQLite it reports that there is none.
+   */
+  enforceRowSecurity(): Promise<RowSecurity>;
   ping(): Promise<void>;
   /** Whether writes fail because the store cannot be written (disk full, read-only), as last seen. */
   readonly health: WriteHealth;
@@ -115,6 +128,8 @@ function openSqlite(dataDir: string): Store {
     health,
     transaction: (fn) => sqliteTransaction(db, file, "BEGIN IMMEDIATE", fn),
     snapshot: (fn) => sqliteTransaction(reader, readFile, "BEGIN", fn),
+    asOwner: (fn) => sqliteTransaction(db, file, "BEGIN IMMEDIATE", fn),
+    enforceRowSecurity: () => Promise.resolve({ mode: "none" }),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },
@@ -143,8 +158,12 @@ function openPostgres(url: string, poolSize: number): Store {
   // listener its 'error' event would be an uncaught exception. Its query fails (503) instead.
   pool.on("connect", (client) => client.on("error", () => undefined));
   const health = new WriteHealth();
-  // The observed dialect also keeps a failing ROLLBACK from replacing the error that caused it.
-  const db = new Kysely<Schema>({ dialect: observedDialect(new PostgresDialect({ pool }), (err) => health.observe(err)) });
+  const role: SessionRole = { name: null };
+  // The observed dialect also keeps a failing ROLLBACK from replacing the error that caused it;
+  // the scoped one hands each unit of work's row scope to the server (row-scope.ts).
+  const db = new Kysely<Schema>({
+    dialect: observedDialect(scopedPostgresDialect(new PostgresDialect({ pool }), role), (err) => health.observe(err)),
+  });
   const store: Store = {
     backend: "postgres",
     db,
@@ -157,6 +176,14 @@ function openPostgres(url: string, poolSize: number): Store {
     async snapshot(fn) {
       return db.transaction().setIsolationLevel("repeatable read").execute(fn);
     },
+    async asOwner(fn) {
+      return db.transaction().execute(async (tx) => {
+        // Back to the login role until the transaction ends (a no-op when no role was assumed).
+        await sql`SET LOCAL ROLE NONE`.execute(tx);
+        return fn(tx);
+      });
+    },
+    enforceRowSecurity: () => enforceRowSecurity(db, role),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },

@@ -3,17 +3,23 @@ import type { Executor, Store } from "./db.js";
 import { migrationChecksum } from "./migrations/checksum.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import type { Migration } from "./migrations/migration.js";
+import { inSystemScope } from "./row-scope.js";
 
 // Any constant works; it only has to be the same in every process of one deployment.
-const PG_MIGRATION_LOCK = 7_402_117;
+export const PG_MIGRATION_LOCK = 7_402_117;
 
 /**
  * Applies every pending migration, each in its own transaction. Safe to run from many
  * processes at once: PostgreSQL serialises on an advisory lock, SQLite on BEGIN IMMEDIATE.
  * Returns the versions applied by this call. Refuses to start (throws, naming the version) when a
  * migration already applied here was recorded with other statements than the code now holds.
+ * Runs in system scope: migrations touch every organization's rows.
  */
-export async function migrate(store: Store, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export function migrate(store: Store, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  return inSystemScope(() => applyMigrations(store, migrations));
+}
+
+async function applyMigrations(store: Store, migrations: readonly Migration[]): Promise<number[]> {
   const applied: number[] = [];
   const ordered = [...migrations].sort((a, b) => a.version - b.version);
   // Created under the same lock: concurrent CREATE TABLE IF NOT EXISTS can still collide on PostgreSQL.

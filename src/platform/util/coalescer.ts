@@ -1,3 +1,5 @@
+import { inSystemScope } from "../store/row-scope.js";
+
 interface Waiting<I, O> {
   readonly input: I;
   readonly resolve: (output: O) => void;
@@ -11,7 +13,8 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * are gathered and handed to the next flush as one batch, so many concurrent small writes cost
  * a few statements instead of a few each. `flush` returns one output per input, in order.
  * When a batch of several fails, each input is flushed again on its own, so one bad input
- * fails only its own caller.
+ * fails only its own caller. A batch may serve callers of several organizations: flushes run
+ * in system scope, whichever caller happened to start the drain.
  */
 export class Coalescer<I, O> {
   private waiting: Array<Waiting<I, O>> = [];
@@ -27,7 +30,7 @@ export class Coalescer<I, O> {
   submit(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ input, resolve, reject });
-      if (!this.draining) void this.drain();
+      if (!this.draining) void inSystemScope(() => this.drain());
     });
   }
 

@@ -9,6 +9,7 @@ import { migration0008 } from "./0008-term-index.js";
 import { migration0009 } from "./0009-content-hash.js";
 import { migration0010 } from "./0010-connectors.js";
 import { migration0011 } from "./0011-tenant-column.js";
+import { migration0012 } from "./0012-row-security.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0009,
   migration0010,
   migration0011,
+  migration0012,
 ];
