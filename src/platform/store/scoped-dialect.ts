@@ -117,7 +117,15 @@ function scopedDriver(driver: Driver, role: SessionRole): Driver {
         system: scope?.kind === "system",
         inTransaction: false,
       };
-      if (session.role !== role.name) await applySession(l);
+      if (session.role !== role.name) {
+        try {
+          await applySession(l);
+        } catch (err) {
+          // Not handed out: give the connection back instead of leaking it from the pool.
+          await driver.releaseConnection(inner);
+          throw err;
+        }
+      }
       return wrap(l);
     },
     beginTransaction: async (conn, settings) => {
