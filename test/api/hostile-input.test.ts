@@ -111,6 +111,15 @@ describe("hostile input: nesting depth and number bounds", () => {
     snapshot = await listAll();
   });
 
+  test("a NUL character in a name or id looked up is a 4xx on both backends (PostgreSQL cannot hold it)", async () => {
+    const byog = await t.request("DELETE", "/byog/databases", { body: { database: "a\u0000b" } });
+    assert.ok(byog.status >= 400 && byog.status < 500, byog.text);
+    const inspect = await t.request("GET", "/context/inspect", { query: { database: DB, id: "x\u0000y" } });
+    assert.ok(inspect.status >= 400 && inspect.status < 500, inspect.text);
+    const list = await t.request("POST", "/context/list", { body: { database: DB, collection: "c\u0000d" } });
+    assert.ok((list.status >= 400 && list.status < 500) || list.status === 200, list.text);
+  });
+
   test("stored data is unchanged by the refused requests", async () => {
     assert.equal(await listAll(), snapshot);
     assert.match(snapshot, /"keep":"me"/);

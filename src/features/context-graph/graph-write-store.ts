@@ -4,7 +4,7 @@ import type { ItemRow } from "../items/store.js";
 import type { ExpressionBuilder } from "kysely";
 import type { Executor } from "../../platform/store/db.js";
 import type { Schema } from "../../platform/store/schema.js";
-import type { Corpus } from "../items/item-types.js";
+import { scopeColumns, type Corpus } from "../items/item-types.js";
 import type { DatabaseTenancy } from "../../platform/tenancy.js";
 import { deletePeople } from "./alias-store.js";
 import type { ChunkText, ItemGraph } from "./extract-item-graph.js";
@@ -46,7 +46,7 @@ async function inBatches<T>(rows: readonly T[], write: (part: T[]) => Promise<un
 }
 
 /** The scope columns of a graph row: for inserts, and as a filter with `.where((eb) => eb.and(rowScope(s)))`. */
-export const rowScope = (s: GraphScope) => ({ org_id: s.orgId, database_id: s.databaseId, corpus: s.corpus, collection: s.collection });
+export const rowScope = (s: GraphScope) => scopeColumns(s);
 
 /** The texts of an item's chunks, in order (what the build reads them from). */
 export async function chunkTextsOf(db: Executor, item: Pick<ItemRow, "org_id">, chunkKeys: readonly number[]): Promise<ChunkText[]> {

@@ -2,6 +2,7 @@ import type { Executor } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { ContextChunksTable, ContextItemsTable } from "./rows.js";
 import type { Corpus, IndexingStatus } from "./item-types.js";
+import { scopeColumns, type ContentScope } from "./item-types.js";
 
 export type ItemRow = ContextItemsTable;
 /** A stored chunk, its key as a number on both backends. */
@@ -26,11 +27,7 @@ const CHUNK_ROWS_PER_STATEMENT = 500;
 const POSTING_ROWS_PER_STATEMENT = 1000;
 
 /** One corpus of one collection of a database of an organization: where a public item id is unique. */
-export interface ItemScope extends OrgTenancy {
-  databaseId: string;
-  corpus: Corpus;
-  collection: string;
-}
+export type ItemScope = ContentScope;
 
 /** The organization a row belongs to, as a tenancy. */
 export const orgOf = (row: { readonly org_id: string }): OrgTenancy => ({ orgId: row.org_id });
@@ -65,10 +62,7 @@ export class ItemStore {
     return this.db
       .selectFrom("context_items")
       .selectAll()
-      .where("org_id", "=", scope.orgId)
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection)
+      .where((eb) => eb.and(scopeColumns(scope)))
       .where("source_id", "=", sourceId)
       .executeTakeFirst();
   }
@@ -95,10 +89,7 @@ export class ItemStore {
       let q = this.db
         .selectFrom("context_items")
         .selectAll()
-        .where("org_id", "=", scope.orgId)
-        .where("database_id", "=", scope.databaseId)
-        .where("corpus", "=", scope.corpus)
-        .where("collection", "=", scope.collection)
+        .where((eb) => eb.and(scopeColumns(scope)))
         .where(column, "in", unique.slice(i, i + 500));
       if (skipErrored) q = q.where("status", "<>", "errored");
       out.push(...(await q.orderBy("created_at").execute()));
@@ -290,23 +281,20 @@ export class ItemStore {
   }
 
   async countByCorpus(database: DatabaseOfItems): Promise<Record<string, number>> {
-    const items = await this.db
-      .selectFrom("context_items")
-      .select(["corpus", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("org_id", "=", database.org_id)
-      .where("database_id", "=", database.id)
-      .groupBy("corpus")
-      .execute();
-    const chunks = await this.db
-      .selectFrom("context_chunks")
-      .select(["corpus", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("org_id", "=", database.org_id)
-      .where("database_id", "=", database.id)
-      .groupBy("corpus")
-      .execute();
     const out: Record<string, number> = { knowledge_items: 0, memory_items: 0, knowledge_chunks: 0, memory_chunks: 0 };
-    for (const r of items) out[`${r.corpus}_items`] = Number(r.n);
-    for (const r of chunks) out[`${r.corpus}_chunks`] = Number(r.n);
+    for (const [table, suffix] of [
+      ["context_items", "items"],
+      ["context_chunks", "chunks"],
+    ] as const) {
+      const rows = await this.db
+        .selectFrom(table)
+        .select(["corpus", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("org_id", "=", database.org_id)
+        .where("database_id", "=", database.id)
+        .groupBy("corpus")
+        .execute();
+      for (const r of rows) out[`${r.corpus}_${suffix}`] = Number(r.n);
+    }
     return out;
   }
 

@@ -1,13 +1,9 @@
 import type { Executor } from "../../platform/store/db.js";
-import type { Corpus } from "../items/item-types.js";
+import { scopeColumns, type ContentScope } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 
 /** One BM25 index: a collection's corpus in one database of one organization. */
-export interface TermScope extends OrgTenancy {
-  readonly databaseId: string;
-  readonly corpus: Corpus;
-  readonly collection: string;
-}
+export type TermScope = ContentScope;
 
 /** The stored postings the in-process BM25 indexes are built from (term-indexes.ts). */
 export class TermStore {
@@ -17,10 +13,7 @@ export class TermStore {
     const row = await this.db
       .selectFrom("context_chunks")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("org_id", "=", scope.orgId)
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection)
+      .where((eb) => eb.and(scopeColumns(scope)))
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
@@ -30,10 +23,7 @@ export class TermStore {
     const rows = await this.db
       .selectFrom("context_chunks")
       .select(["chunk_key", "term_count"])
-      .where("org_id", "=", scope.orgId)
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection)
+      .where((eb) => eb.and(scopeColumns(scope)))
       .where("chunk_key", ">", after)
       .orderBy("chunk_key")
       .execute();

@@ -4,15 +4,12 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
+import { scopeColumns, type ContentScope } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { UsearchIndex } from "../../engines/vector-index/index.js";
 
 /** One collection's corpus of a database of an organization (one in-process index on SQLite). */
-export interface VectorScope extends OrgTenancy {
-  readonly databaseId: string;
-  readonly corpus: Corpus;
-  readonly collection: string;
-}
+export type VectorScope = ContentScope;
 
 export interface VectorHit {
   readonly chunkKey: number;
@@ -215,10 +212,7 @@ export class VectorStore {
     const count = await this.store.db
       .selectFrom("context_vectors")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("org_id", "=", scope.orgId)
-      .where("database_id", "=", scope.databaseId)
-      .where("corpus", "=", scope.corpus)
-      .where("collection", "=", scope.collection)
+      .where((eb) => eb.and(scopeColumns(scope)))
       .executeTakeFirst();
     const file = join(this.indexDir, `${name}.usearch`);
     if (existsSync(file)) {
@@ -240,10 +234,7 @@ export class VectorStore {
       const rows = await this.store.db
         .selectFrom("context_vectors")
         .select(["chunk_key", "embedding", "dims"])
-        .where("org_id", "=", scope.orgId)
-        .where("database_id", "=", scope.databaseId)
-        .where("corpus", "=", scope.corpus)
-        .where("collection", "=", scope.collection)
+        .where((eb) => eb.and(scopeColumns(scope)))
         .where("chunk_key", ">", after)
         .orderBy("chunk_key")
         .limit(5000)

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors/app-error.js";
 import type { ErrorCode } from "../errors/codes.js";
-import { isStoreUnavailable } from "../store/errors.js";
+import { isStoreUnavailable, isUnstorableText } from "../store/errors.js";
 import { errorEnvelope, legacyError } from "./envelope.js";
 
 /**
@@ -30,6 +30,7 @@ function toAppError(err: unknown): AppError {
       break;
   }
   if (isStoreUnavailable(err)) return new AppError("SERVICE_UNAVAILABLE", "The store is temporarily unavailable; retry with backoff");
+  if (isUnstorableText(err)) return new AppError("INVALID_INPUT", "The request holds a character that cannot be stored (such as NUL)");
   const status = typeof fe.statusCode === "number" ? fe.statusCode : 500;
   if (status === 413) return new AppError("PAYLOAD_TOO_LARGE", "Request body is too large");
   if (status >= 400 && status < 500) {

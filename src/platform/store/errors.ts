@@ -59,3 +59,13 @@ export function isStoreUnavailable(err: unknown): boolean {
     message.includes("The database connection is not open")
   );
 }
+
+/**
+ * Text the store cannot hold: PostgreSQL refuses a NUL character (22021) or a character its
+ * encoding lacks (22P05) anywhere in a statement's text parameters, lookups included. The
+ * request's input is at fault, so it answers 400, never 500.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const e = err as { code?: unknown } | null;
+  return e?.code === "22021" || e?.code === "22P05";
+}
