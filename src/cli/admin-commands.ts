@@ -1,0 +1,100 @@
+// Operator commands: they open the store named by the service's own configuration (DATA_DIR,
+// DATABASE_URL, ...) directly, manage every organization, and so run in system scope.
+import type { Command } from "commander";
+import { describeConfig, loadConfig } from "../platform/config.js";
+import { OrgService } from "../features/organizations/service.js";
+import { openStore, type Store } from "../platform/store/db.js";
+import { migrate } from "../platform/store/migrate.js";
+import { inSystemScope } from "../platform/store/row-scope.js";
+import { UsageError, type Output } from "./output.js";
+
+type OutputOf = (command: Command) => Output;
+
+/** Runs `work` on the configured store, migrated, in system scope; closes the store afterwards. */
+export async function withOperatorStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  return inSystemScope(async () => {
+    const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+    try {
+      await migrate(store);
+      return await work(store);
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+/** `key create` without --org: the only organization, or a new one on an empty store. */
+async function soleOrganization(orgs: OrgService): Promise<string> {
+  const all = await orgs.listOrganizations();
+  if (all.length > 1) throw new UsageError("--org is required: there are several organizations (see `org list`)");
+  return all[0]?.id ?? (await orgs.createOrganization("default")).id;
+}
+
+export function registerAdminCommands(program: Command, outputOf: OutputOf): void {
+  program
+    .command("config")
+    .description("show the configuration the service would use")
+    .action((_options: object, command: Command) => {
+      const shown = describeConfig(loadConfig());
+      outputOf(command).emit(JSON.stringify(shown, null, 2), shown);
+    });
+
+  const org = program.command("org").description("organizations (operator: opens the configured store)");
+  org
+    .command("create")
+    .description("create an organization (prints its id)")
+    .option("--name <name>", "its name", "organization")
+    .action(async (options: { name: string }, command: Command) => {
+      const created = await withOperatorStore((store) => new OrgService(store).createOrganization(options.name));
+      outputOf(command).emit(created.id, created);
+    });
+  org
+    .command("list")
+    .description("list organizations")
+    .action(async (_options: object, command: Command) => {
+      const list = await withOperatorStore((store) => new OrgService(store).listOrganizations());
+      outputOf(command).emit(list.map((o) => `${o.id}\t${o.name}\t${new Date(o.created_at).toISOString()}`).join("\n"), list);
+    });
+
+  const key = program.command("key").description("API keys (operator: opens the configured store)");
+  key
+    .command("create")
+    .description("create an API key (printed once; only its hash is stored); without --org: for the only organization, or a new 'default' one")
+    .option("--org <org-id>", "the organization")
+    .option("--name <name>", "a label", "cli")
+    .action(async (options: { org?: string; name: string }, command: Command) => {
+      const created = await withOperatorStore(async (store) => {
+        const orgs = new OrgService(store);
+        const orgId = options.org ?? (await soleOrganization(orgs));
+        if (!(await orgs.getOrganization(orgId))) throw new UsageError(`organization ${orgId} not found`);
+        return orgs.createKey(orgId, options.name);
+      });
+      outputOf(command).emit(created.key, { key: created.key, id: created.row.id, org_id: created.row.org_id });
+    });
+  key
+    .command("list")
+    .description("list API keys (id, organization, prefix, state)")
+    .option("--org <org-id>", "only this organization's")
+    .action(async (options: { org?: string }, command: Command) => {
+      const keys = await withOperatorStore((store) => new OrgService(store).listKeys(options.org ?? null));
+      const rows = keys.map((k) => ({
+        id: k.id,
+        org_id: k.org_id,
+        name: k.name,
+        prefix: k.prefix,
+        state: k.revoked_at === null ? "active" : "revoked",
+        created_at: new Date(k.created_at).toISOString(),
+      }));
+      outputOf(command).emit(rows.map((r) => `${r.id}\t${r.org_id}\t${r.name}\t${r.prefix}…\t${r.state}`).join("\n"), rows);
+    });
+  key
+    .command("revoke")
+    .description("revoke an API key")
+    .requiredOption("--id <key-id>", "the key's id (see `key list`)")
+    .action(async (options: { id: string }, command: Command) => {
+      const revoked = await withOperatorStore((store) => new OrgService(store).revokeKey(options.id));
+      if (!revoked) throw new UsageError(`no active key with id ${options.id}`);
+      outputOf(command).emit(`revoked ${options.id}`, { id: options.id, revoked: true });
+    });
+}
