@@ -12,6 +12,8 @@ export interface ObjectItem {
   resourceId: string;
   kind: AppItemKind;
   nativeId: string;
+  /** The item id of the object's parent (a reply's thread root, a comment's issue), or null. */
+  parentId: string | null;
   collection: string;
   /** The rich app item as the ingest pipeline reads it. */
   raw: Record<string, unknown>;
@@ -44,7 +46,8 @@ export function objectItem(c: ConnectorRow, r: ResourceRow, o: SyncedObject, pro
   const sourceId = objectItemId(c, o.kind, o.nativeId);
   const collection = r.collection_override ?? c.collection;
   const fields = { ...((o.item.fields as Record<string, unknown> | undefined) ?? {}) };
-  if (o.parent) fields.parent_id = objectItemId(c, o.parent.kind, o.parent.nativeId);
+  const parentId = o.parent ? objectItemId(c, o.parent.kind, o.parent.nativeId) : null;
+  if (parentId !== null) fields.parent_id = parentId;
   const userAcl = r.acl ? (JSON.parse(r.acl) as string[]) : null;
   const acl = o.acl ?? userAcl ?? providerAcl;
   const raw: Record<string, unknown> = {
@@ -66,5 +69,5 @@ export function objectItem(c: ConnectorRow, r: ResourceRow, o: SyncedObject, pro
     ...(acl !== null ? { acl: [...acl] } : {}),
   };
   const hash = createHash("sha256").update(stable(raw)).digest("base64url");
-  return { sourceId, resourceId: r.resource_id, kind: o.kind, nativeId: o.nativeId, collection, raw, hash };
+  return { sourceId, resourceId: r.resource_id, kind: o.kind, nativeId: o.nativeId, parentId, collection, raw, hash };
 }

@@ -220,6 +220,19 @@ export class SyncEngine {
    * the stored children of objects the provider did not re-read). Objects the listing re-read
    * because they changed (a thread with a new reply) are upserted on the way.
    */
+  /**
+   * The reconciliation pass refreshes what is stored (a changed object, a new reply in a stored
+   * thread). Which objects come in at all is the pull window's decision (lookback_days, then the
+   * cursor), so an object the listing re-read that is neither stored nor in a stored thread (an
+   * old message outside the lookback) stays out.
+   */
+  private async storedOrInStoredThread(row: ConnectorRow, items: ObjectItem[]): Promise<ObjectItem[]> {
+    if (items.length === 0) return items;
+    const ids = new Set(items.flatMap((i) => (i.parentId === null ? [i.sourceId] : [i.sourceId, i.parentId])));
+    const stored = await new ConnectorStore(this.store.db).hashes(orgOf(row), row.id, [...ids]);
+    return items.filter((i) => stored.has(i.sourceId) || (i.parentId !== null && stored.has(i.parentId)));
+  }
+
   private async reconcile(
     row: ConnectorRow,
     runId: string,
@@ -249,7 +262,7 @@ export class SyncEngine {
       const page = await provider.listLiveIds(credentials, ref, state, signal, changed);
       for (const id of page.ids) live.add(objectItemId(row, id.kind, id.nativeId));
       for (const id of page.keepChildrenOf ?? []) kept.add(objectItemId(row, id.kind, id.nativeId));
-      const reread = dedupe((page.objects ?? []).map((o) => objectItem(row, r, o, acl)));
+      const reread = await this.storedOrInStoredThread(row, dedupe((page.objects ?? []).map((o) => objectItem(row, r, o, acl))));
       for (const i of reread) live.add(i.sourceId);
       if (reread.length > 0) await this.commitPage(row, runId, r, reread, instructions, async () => undefined);
       state = page.next ?? null;

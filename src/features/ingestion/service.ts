@@ -12,7 +12,7 @@ import type { Corpus } from "../items/item-types.js";
 import type { BlobStore } from "../items/blob-store.js";
 import type { DraftResult, ItemDraft } from "./ingest-input.js";
 import { ItemStore, type ItemRow, type ItemScope } from "../items/store.js";
-import { alignMetadata } from "./metadata-align.js";
+import { alignMetadata, systemMetadataOf } from "./metadata-align.js";
 import type { VectorScope, VectorStore } from "../search/vector-store.js";
 
 /**
@@ -99,7 +99,7 @@ export class IngestService {
         continue;
       }
       const draft = result.draft;
-      const aligned = alignMetadata(schema, { ...top.metadata, ...draft.metadata }, { ...top.additional, ...draft.additional });
+      const aligned = alignMetadata(schema, { ...top.metadata, ...draft.metadata }, { ...top.additional, ...draft.additional }, systemMetadataOf(draft));
       if (!aligned.ok) {
         results.push({ id: draft.sourceId, status: "failed", ...fileNameOf(draft), error_code: "VALIDATION_ERROR", message: aligned.message });
         continue;

@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import type { SchemaField } from "../databases/metadata-schema.js";
 import { invalidInput } from "../../platform/errors/app-error.js";
 import { deprecate } from "../../platform/http/aliases.js";
+import { SYSTEM_METADATA_KEYS } from "../ingestion/metadata-align.js";
 
 export interface SplitFilters {
   metadata: Record<string, unknown>;
@@ -12,7 +13,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /**
  * `metadata_filters` of a query: top-level keys are declared metadata fields (kept only when
- * declared with enable_match; others are ignored), free-form keys nest under
+ * declared with enable_match; others are ignored) or system keys (`provider`), free-form keys nest under
  * `additional_metadata`. Legacy namespaces: `document_metadata` (free-form) and
  * `tenant_metadata` (declared), accepted with a deprecation notice; the canonical wins.
  */
@@ -20,7 +21,7 @@ export function splitMetadataFilters(req: FastifyRequest, raw: Record<string, un
   const metadata: Record<string, unknown> = {};
   const additional: Record<string, unknown> = {};
   if (!raw) return { metadata, additional };
-  const matchable = new Set(schema.filter((f) => f.enable_match).map((f) => f.name));
+  const matchable = new Set([...schema.filter((f) => f.enable_match).map((f) => f.name), ...SYSTEM_METADATA_KEYS]);
   const nested = (name: string): Record<string, unknown> => {
     const v = raw[name];
     if (v === undefined || v === null) return {};
