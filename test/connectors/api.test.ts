@@ -92,9 +92,19 @@ test("connector routes: providers, bad input changes nothing, isolation, pause/r
     ["GET", `/connectors/${id}/discover`],
     ["GET", `/connectors/${id}/status`],
     ["POST", `/connectors/${id}/pause`],
+    ["POST", `/connectors/${id}/resume`],
+    ["POST", `/connectors/${id}/configure`],
+    ["GET", `/connectors/${id}/resources`],
+    ["POST", `/connectors/${id}/resources`],
     ["DELETE", `/connectors/${id}/resources/C0GENERAL`],
   ] as const) {
-    const res = await t.request(method, path, { key: stranger.key, ...(method === "PATCH" ? { body: { sync_interval_seconds: 600 } } : {}) });
+    const bodies: Record<string, unknown> = {
+      [`PATCH /connectors/${id}`]: { sync_interval_seconds: 600 },
+      [`POST /connectors/${id}/configure`]: { resources: [{ resource_id: "C0GENERAL" }] },
+      [`POST /connectors/${id}/resources`]: { resource_id: "C0GENERAL", resource_type: "channel" },
+    };
+    const body = bodies[`${method} ${path}`];
+    const res = await t.request(method, path, { key: stranger.key, ...(body !== undefined ? { body } : {}) });
     assert.equal(res.status, 404, `${method} ${path}`);
     assert.equal(code(res.body), "CONNECTOR_NOT_FOUND");
   }

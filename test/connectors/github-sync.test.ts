@@ -33,6 +33,13 @@ test("github: issues, PRs and comments; two account scopes stay apart; edits, de
       "create b",
     ).connector_id,
   );
+  const discovered = expectStatus(await t.request("GET", `/connectors/${a}/discover`), 200, "discover");
+  assert.equal(discovered.provider, "github");
+  const repositories = discovered.resources as Array<{ id: string; name: string; resource_type: string }>;
+  assert.ok(
+    repositories.some((r) => r.id === "shared/app" && r.resource_type === "repository"),
+    `discover lists the repositories the token sees: ${JSON.stringify(repositories)}`,
+  );
   expectStatus(
     await t.request("POST", `/connectors/${a}/configure`, { body: { resources: [{ resource_id: "shared/app", resource_type: "repository" }] } }),
     200,
