@@ -98,6 +98,9 @@ test("CLI: `key create` without --org serves the only organization, or creates o
     const res = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
       env: { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "" },
       encoding: "utf8",
+      // A CLI that hangs is killed, and the test fails, rather than the run hanging.
+      timeout: 60_000,
+      killSignal: "SIGKILL",
     });
     return { code: res.status ?? -1, out: res.stdout.trim(), err: res.stderr.trim() };
   };
