@@ -2,7 +2,7 @@
 // document file (multipart, streamed from disk with fs.openAsBlob), JSONL records in JSON batches.
 // Every item ends up as one IngestRecord; a refused request marks all its items with the API's code.
 import { openAsBlob } from "node:fs";
-import { basename, relative } from "node:path";
+import { basename, isAbsolute, relative } from "node:path";
 import { ApiError, type ApiClient } from "../../client/api-client.js";
 import type { IngestProgress } from "./ingest-progress.js";
 import type { DocumentSource, IngestSource, JsonlSource, JsonlType } from "./ingest-sources.js";
@@ -40,7 +40,11 @@ interface ResultRow {
 
 type Task = { records: IngestRecord[]; send: () => Promise<ResultRow[]> };
 
-const display = (path: string): string => relative(process.cwd(), path) || path;
+/** Paths under the working folder are shown relative to it, others whole. */
+function display(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+}
 
 function documentTask(source: DocumentSource, options: UploadOptions): Task {
   const record: IngestRecord = { file: display(source.path), type: "knowledge", id: null, status: "pending", error: null };
