@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { TestContext } from "node:test";
 import { spawnOwned } from "../helpers/child-process.js";
 
-export const CLI = join("dist", "cli", "main.js");
+const CLI = join("dist", "cli", "main.js");
 const LOCK = join("dist", ".cli-build-lock");
 
 function newestIn(dir: string): number {
@@ -79,7 +79,7 @@ export function cliEnv(settings: { url: string; key?: string; database?: string 
  * Runs a command to its end. Asynchronous on purpose: the service runs in the test's own process,
  * so a synchronous spawn would stop it from answering.
  */
-export function runProgram(t: TestContext, command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+function runProgram(t: TestContext, command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   const child = spawnOwned(t, command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";

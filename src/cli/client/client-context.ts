@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { ApiError, createApiClient, type ApiClient } from "../../client/api-client.js";
-import { resolveClientSettings, type ClientSettings } from "../../client/settings.js";
+import { DEFAULT_SERVICE_URL, resolveClientSettings, type ClientSettings } from "../../client/settings.js";
 import { UsageError, type Output } from "../output.js";
 
 export type OutputOf = (command: Command) => Output;
@@ -27,7 +27,7 @@ interface ConnectionFlags {
 
 /** Adds --url, --api-key and (unless the command names its database otherwise) --database and --collection. */
 export function withConnectionOptions(command: Command, scoped = true): Command {
-  command.option("--url <url>", "the service's address (env CONTEXT_STORE_URL; default http://127.0.0.1:8080)");
+  command.option("--url <url>", `the service's address (env CONTEXT_STORE_URL; default ${DEFAULT_SERVICE_URL})`);
   command.option("--api-key <key>", "the API key (env CONTEXT_STORE_API_KEY)");
   if (scoped) {
     command.option("--database <name>", "the database (env CONTEXT_STORE_DATABASE)");
