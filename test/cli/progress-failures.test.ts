@@ -33,6 +33,18 @@ test("ingest shows bars in a terminal and lines otherwise; failures are summaris
   assert.match(screen, /indexing \|[^|]*\| 100% \| 2\/2 items/, screen);
   assert.match(screen, /2 item\(s\): 2 completed/);
 
+  // A glob (quoted, so the CLI expands it): the same two files, answered as duplicates.
+  const globbed = await runJson<IngestReport>(t, ["ingest", join(dir, "pair", "*.md")], env);
+  assert.deepEqual(
+    globbed.items.map((i) => [i.file.replace(/^.*\//, ""), i.status]),
+    [
+      ["one.md", "duplicate"],
+      ["two.md", "duplicate"],
+    ],
+  );
+  const noMatch = await runCli(t, ["ingest", join(dir, "pair", "*.pdf")], env);
+  assert.equal(noMatch.code, 2, "a glob matching nothing is a usage error");
+
   await writeFile(join(dir, "three.txt"), "The third note is about voles.\n");
   const lines = await runCli(t, ["ingest", join(dir, "three.txt")], env);
   assert.equal(lines.code, 0, lines.err);
