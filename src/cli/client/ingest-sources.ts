@@ -2,8 +2,7 @@
 // and JSONL files of app items or memories (sent in batches). Folders are walked recursively and
 // globs expanded; both skip dotfiles and keep only the formats the service parses, while a file
 // named explicitly is always sent, so the service's own refusal (with its code) is reported.
-import { stat } from "node:fs/promises";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import { glob, isDynamicPattern } from "tinyglobby";
 import { UsageError } from "../output.js";
