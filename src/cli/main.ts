@@ -3,6 +3,7 @@
 // client commands that speak to a running service through the public API.
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./admin-commands.js";
+import { registerMcpCommand } from "./mcp-command.js";
 import { outputFor, reportFailure, type Output } from "./output.js";
 
 const program = new Command("context-store")
@@ -14,6 +15,7 @@ const program = new Command("context-store")
 const outputOf = (command: Command): Output => outputFor(command.optsWithGlobals<{ json: boolean }>().json);
 
 registerAdminCommands(program, outputOf);
+registerMcpCommand(program, outputOf);
 
 function exitCodeOf(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
