@@ -20,7 +20,10 @@ export async function readStatuses(api: ApiClient, scope: ToolScope, type: "know
   return data.statuses;
 }
 
-const POLL_MS = 250;
+// Polls start quick (a short note is indexed within a second) and slow down to one a second, well
+// inside the per-key rate limit however long the wait.
+const FIRST_POLL_MS = 200;
+const MAX_POLL_MS = 1000;
 
 /**
  * Polls until every id is terminal or the time is up, and answers the last statuses with whether
@@ -34,11 +37,12 @@ export async function waitForStatuses(
   timeoutMs: number,
 ): Promise<{ statuses: IndexingStatus[]; finished: boolean }> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let pause = FIRST_POLL_MS; ; pause = Math.min(MAX_POLL_MS, pause * 2)) {
     const statuses = await readStatuses(api, scope, type, ids);
     if (statuses.every(isTerminal)) return { statuses, finished: true };
-    if (Date.now() + POLL_MS > deadline) return { statuses, finished: false };
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const left = deadline - Date.now();
+    if (left <= 0) return { statuses, finished: false };
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
   }
 }
 

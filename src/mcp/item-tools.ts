@@ -80,7 +80,11 @@ export const inspectTool = defineTool({
   },
 });
 
-const statusInput = z.strictObject({ ids, type: corpus, ...scopeArguments });
+const statusInput = z.strictObject({
+  ids,
+  type: z.enum(["knowledge", "memory", "all"]).default("all").describe("Which corpus to look the ids up in; all (default) finds either."),
+  ...scopeArguments,
+});
 
 export const statusTool = defineTool({
   name: "status",
