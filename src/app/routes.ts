@@ -16,6 +16,7 @@ import { registerSystemRoutes } from "../features/system/routes.js";
 import { registerLegacyTenantRoutes } from "../features/v1/databases-routes.js";
 import { registerLegacyV1Routes } from "../features/v1/routes.js";
 import { registerWebhookRoutes } from "../features/webhooks/routes.js";
+import { registerMcpRoutes } from "../mcp/routes.js";
 import type { Config } from "../platform/config.js";
 import type { App } from "../platform/http/app-type.js";
 import { publicUrlOf } from "../platform/http/public-url.js";
@@ -62,6 +63,7 @@ export async function buildServer(config: Config, platform: Platform, context: C
   registerWebhookRoutes(server, context.webhooks.service);
   registerGraphAreaRoutes(server, features.graphArea, databases);
   registerConnectorRoutes(server, features.connectors.service, features.connectors.control, databases);
+  registerMcpRoutes(server);
   await server.ready();
   return server;
 }

@@ -4,6 +4,7 @@
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./admin-commands.js";
 import { registerClientCommands } from "./client/register.js";
+import { registerMcpCommand } from "./mcp-command.js";
 import { outputFor, reportFailure, type Output } from "./output.js";
 
 const program = new Command("context-store")
@@ -16,6 +17,7 @@ const outputOf = (command: Command): Output => outputFor(command.optsWithGlobals
 
 registerAdminCommands(program, outputOf);
 registerClientCommands(program, outputOf);
+registerMcpCommand(program, outputOf);
 
 function exitCodeOf(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;

@@ -13,7 +13,8 @@ const HOW_TO_GET_A_KEY =
   "The first start of a store without organizations prints a key in its startup output; " +
   "otherwise create one with the CLI: `context-store key create` (add --org <org-id> when there are several organizations)";
 
-function presentedKey(header: string | undefined): string | null {
+/** The key of an `Authorization: Bearer <key>` header, or null when the header is missing or malformed. */
+export function presentedKey(header: string | undefined): string | null {
   if (!header) return null;
   const match = BEARER.exec(header);
   return match?.[1] ?? null;

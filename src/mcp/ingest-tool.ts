@@ -1,0 +1,168 @@
+// `ingest`: a note, a document or conversation turns, as memory or as knowledge, through
+// POST /context/ingest, optionally waiting (within a bound) until the item is indexed.
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { ApiClient } from "../client/api-client.js";
+import { statusLine, waitForStatuses } from "./indexing-status.js";
+import { scopeArguments, scopeOf, type ToolScope } from "./tool-scope.js";
+import { defineTool, type ToolOutput } from "./tool-definition.js";
+
+const turn = z.strictObject({ user: z.string().describe("What the user said."), assistant: z.string().describe("What the assistant answered.") });
+
+const ingestInput = z
+  .strictObject({
+    kind: z
+      .enum(["note", "document", "conversation"])
+      .describe("note: a short text or fact; document: a longer text or Markdown file; conversation: user/assistant turns (pass `turns`)."),
+    type: z
+      .enum(["memory", "knowledge"])
+      .describe("memory: per-user context (preferences, facts, history), best with a collection per user; knowledge: shared reference content."),
+    text: z.string().min(1).optional().describe("The content, for a note or a document (Markdown welcome)."),
+    turns: z.array(turn).min(1).optional().describe("The conversation, for kind conversation."),
+    title: z.string().min(1).optional().describe("A display title."),
+    id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("A stable id of your choice; ingesting the same id again replaces the item. Generated when omitted (the result carries it)."),
+    file_name: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("For a knowledge document: the file name whose extension selects the parser (.md, .txt, .csv); default document.md."),
+    infer: z.boolean().optional().describe("Memory only: true lets the service extract the underlying preference, trait or fact."),
+    metadata: z.record(z.string(), z.unknown()).optional().describe("Free-form key-values stored with the item (its additional_metadata)."),
+    wait: z.boolean().default(false).describe("true: answer only once the item is indexed (or wait_seconds passed); otherwise use the status tool."),
+    wait_seconds: z.number().int().min(1).max(300).default(60).describe("How long wait may take at most."),
+    ...scopeArguments,
+  })
+  .superRefine((args, ctx) => {
+    if (args.kind === "conversation") {
+      if (args.turns === undefined) ctx.addIssue({ code: "custom", path: ["turns"], message: "a conversation needs turns" });
+      if (args.text !== undefined) ctx.addIssue({ code: "custom", path: ["text"], message: "send turns, not text, for a conversation" });
+    } else {
+      if (args.text === undefined) ctx.addIssue({ code: "custom", path: ["text"], message: `a ${args.kind} needs text` });
+      if (args.turns !== undefined) ctx.addIssue({ code: "custom", path: ["turns"], message: "turns are for kind conversation" });
+    }
+    if (args.infer !== undefined && args.type !== "memory") ctx.addIssue({ code: "custom", path: ["infer"], message: "infer applies to memory only" });
+    if (args.file_name !== undefined && !(args.kind === "document" && args.type === "knowledge")) {
+      ctx.addIssue({ code: "custom", path: ["file_name"], message: "file_name applies to a knowledge document only" });
+    }
+  });
+
+type IngestArgs = z.output<typeof ingestInput>;
+
+interface IngestRow {
+  readonly id: string;
+  readonly status: string;
+  readonly error_code?: string;
+  readonly message?: string;
+}
+
+const conversationText = (turns: readonly { user: string; assistant: string }[]): string =>
+  turns.map((t) => `User: ${t.user}\nAssistant: ${t.assistant}`).join("\n\n");
+
+function memoryOf(args: IngestArgs): Record<string, unknown> {
+  return {
+    ...(args.id !== undefined ? { id: args.id } : {}),
+    ...(args.title !== undefined ? { title: args.title } : {}),
+    ...(args.turns !== undefined ? { user_assistant_pairs: args.turns } : { text: args.text }),
+    ...(args.kind === "document" ? { is_markdown: true } : {}),
+    ...(args.infer !== undefined ? { infer: args.infer } : {}),
+    ...(args.metadata !== undefined ? { additional_metadata: args.metadata } : {}),
+  };
+}
+
+/** A note or conversation as knowledge: an app item of the simple shape (which requires an id). */
+function appItemOf(args: IngestArgs): Record<string, unknown> {
+  return {
+    id: args.id ?? `${args.kind}-${randomUUID()}`,
+    type: args.kind,
+    ...(args.title !== undefined ? { title: args.title } : {}),
+    content: { text: args.turns !== undefined ? conversationText(args.turns) : args.text },
+    ...(args.metadata !== undefined ? { additional_metadata: args.metadata } : {}),
+  };
+}
+
+/** A knowledge document goes up as a file, so the service parses it by format (Markdown sections, CSV rows). */
+async function uploadDocument(api: ApiClient, scope: ToolScope, args: IngestArgs): Promise<IngestRow[]> {
+  const fileName = args.file_name ?? "document.md";
+  const described = { ...(args.id !== undefined ? { id: args.id } : {}), ...(args.title !== undefined ? { title: args.title } : {}) };
+  const fields: Record<string, string> = {
+    ...scope,
+    type: "knowledge",
+    document_metadata: JSON.stringify([described]),
+    ...(args.metadata !== undefined ? { additional_metadata: JSON.stringify(args.metadata) } : {}),
+  };
+  const data = await api.call(
+    api.raw.POST("/context/ingest", {
+      body: { database: scope.database },
+      bodySerializer: () => {
+        const form = new FormData();
+        for (const [name, value] of Object.entries(fields)) form.append(name, value);
+        form.append("files", new Blob([args.text ?? ""], { type: "text/plain" }), fileName);
+        return form;
+      },
+    }),
+  );
+  return data.results;
+}
+
+async function send(api: ApiClient, scope: ToolScope, args: IngestArgs): Promise<IngestRow[]> {
+  if (args.type === "knowledge" && args.kind === "document") return uploadDocument(api, scope, args);
+  const body =
+    args.type === "memory"
+      ? { ...scope, type: "memory" as const, memories: [memoryOf(args)] }
+      : { ...scope, type: "knowledge" as const, app_knowledge: [appItemOf(args)] };
+  const data = await api.call(api.raw.POST("/context/ingest", { body }));
+  return data.results;
+}
+
+export const ingestTool = defineTool({
+  name: "ingest",
+  title: "Store a note, document or conversation",
+  description:
+    "Store content in the context store as memory (per-user context) or knowledge (shared content). Indexing is asynchronous: pass wait=true " +
+    "to answer once it is searchable and complete, or call status with the returned id. The id is what inspect, subgraph, status and delete take.",
+  input: ingestInput,
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler: async (args, { api, defaults }): Promise<ToolOutput> => {
+    const scope = scopeOf(args, defaults);
+    const rows = await send(api, scope, args);
+    const failed = rows.filter((r) => r.status === "failed");
+    const row = rows[0];
+    if (row === undefined || failed.length === rows.length) {
+      const first = failed[0];
+      return {
+        text: first ? `${first.error_code ?? "INGEST_FAILED"}: ${first.message ?? "the item was refused"}` : "INGEST_FAILED: the service accepted no item",
+        structured: { results: rows },
+        isError: true,
+      };
+    }
+    const where = { database: scope.database, collection: scope.collection ?? null, type: args.type };
+    if (!args.wait) {
+      return {
+        text: `${row.status}: id ${row.id} (${args.type}${row.status === "duplicate" ? ", already stored" : ""}); call status with this id to follow indexing`,
+        structured: { id: row.id, status: row.status, ...where },
+      };
+    }
+    const { statuses, finished } = await waitForStatuses(api, scope, args.type, [row.id], args.wait_seconds * 1000);
+    const status = statuses[0];
+    const state = status?.indexing_status ?? "unknown";
+    const errored = state === "errored" || state === "failed";
+    const text = errored
+      ? `${status?.error_code || "PROCESSING_FAILED"}: ${status?.message ?? "indexing failed"} (id ${row.id} errored)`
+      : `${finished ? "" : `still indexing after ${args.wait_seconds} s: `}${status ? statusLine(status) : `${row.id}: ${state}`}`;
+    return {
+      text,
+      structured: {
+        id: row.id,
+        indexing_status: state,
+        finished,
+        ...where,
+        ...(status?.error_code ? { error_code: status.error_code, message: status.message } : {}),
+      },
+      isError: errored,
+    };
+  },
+});
