@@ -43,6 +43,11 @@ export interface ApiClient {
   readonly baseUrl: string;
   /** Awaits a raw call and returns its data, or throws ApiError with the service's code and message. */
   call<T>(pending: Promise<FetchResult<T>>): Promise<Unwrapped<T>>;
+  /**
+   * Like `call`, with the answer's request id (the `X-Request-ID` header, the envelope's
+   * `meta.request_id`): what feedback on a query refers to.
+   */
+  callWithRequestId<T>(pending: Promise<FetchResult<T>>): Promise<{ data: Unwrapped<T>; requestId: string }>;
 }
 
 function field(value: unknown, key: string): unknown {
@@ -86,5 +91,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!result.response.ok) throw errorOf(result.response.status, result.error);
     return unwrap(result.data as T);
   };
-  return { raw, baseUrl, call };
+  const callWithRequestId = async <T>(pending: Promise<FetchResult<T>>): Promise<{ data: Unwrapped<T>; requestId: string }> => {
+    const data = await call(pending);
+    return { data, requestId: (await pending).response.headers.get("x-request-id") ?? "" };
+  };
+  return { raw, baseUrl, call, callWithRequestId };
 }

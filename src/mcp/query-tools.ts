@@ -43,9 +43,7 @@ export const queryTool = defineTool({
         ...(args.metadata_filters !== undefined ? { metadata_filters: args.metadata_filters } : {}),
       },
     });
-    const data = await api.call(pending);
-    // The request id lives in the envelope's meta and the X-Request-ID header; `call` keeps only data.
-    const requestId = (await pending).response.headers.get("x-request-id") ?? "";
+    const { data, requestId } = await api.callWithRequestId(pending);
     const chunks = data.chunks.map((c) => ({
       source_id: c.source_id,
       source_title: c.source_title,

@@ -4,9 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { SLACK_TOKEN, startConnectorWorld } from "../connectors/connector-fixtures.js";
-import { cliEnv, ensureBuilt, runCli, runJson } from "./run-cli.js";
+import { ensureBuiltCli } from "../helpers/built-cli.js";
+import { cliEnv, runCli, runJson } from "./run-cli.js";
 
-before(() => ensureBuilt());
+before(async () => {
+  await ensureBuiltCli();
+});
 
 interface ConnectorRecord {
   connector_id: string;

@@ -5,9 +5,12 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { createReadyDatabase, startTestApp } from "../helpers/harness.js";
 import { makeDocx, makePdf } from "../helpers/make-files.js";
-import { cliEnv, ensureBuilt, runCli, runJson } from "./run-cli.js";
+import { ensureBuiltCli } from "../helpers/built-cli.js";
+import { cliEnv, runCli, runJson } from "./run-cli.js";
 
-before(() => ensureBuilt());
+before(async () => {
+  await ensureBuiltCli();
+});
 
 interface IngestReport {
   items: Array<{ file: string; id: string | null; type: string; status: string; error: { code: string; message: string } | null }>;

@@ -4,9 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { createReadyDatabase, startTestApp } from "../helpers/harness.js";
-import { cliEnv, ensureBuilt, runCli, runInTerminal, runJson } from "./run-cli.js";
+import { ensureBuiltCli } from "../helpers/built-cli.js";
+import { cliEnv, runCli, runInTerminal, runJson } from "./run-cli.js";
 
-before(() => ensureBuilt());
+before(async () => {
+  await ensureBuiltCli();
+});
 
 interface IngestReport {
   items: Array<{ file: string; id: string | null; type: string; status: string; error: { code: string; message: string } | null }>;

@@ -1,62 +1,8 @@
 // Runs the BUILT `context-store` binary (dist/cli/main.js) as a user would, against a service a
-// test started. The build runs once when dist is missing or older than a file under src/; a lock
-// folder keeps two test files from building at the same time.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+// test started; test files build it first with ensureBuiltCli (test/helpers/built-cli.ts).
 import type { TestContext } from "node:test";
+import { BUILT_CLI as CLI } from "../helpers/built-cli.js";
 import { spawnOwned } from "../helpers/child-process.js";
-
-const CLI = join("dist", "cli", "main.js");
-const LOCK = join("dist", ".cli-build-lock");
-
-function newestIn(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-const builtAt = (): number => {
-  try {
-    return statSync(CLI).mtimeMs;
-  } catch {
-    // Not built yet.
-    return 0;
-  }
-};
-
-function takeLock(): void {
-  mkdirSync("dist", { recursive: true });
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      // A lock left by a killed run is older than any build takes.
-      if (Date.now() - statSync(LOCK).mtimeMs > 300_000) rmSync(LOCK, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error("waited 5 minutes for another test's build of the CLI");
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
-    }
-  }
-}
-
-/** Builds dist/ when any source is newer than the built CLI. */
-export function ensureBuilt(): void {
-  if (builtAt() > newestIn("src")) return;
-  takeLock();
-  try {
-    if (builtAt() > newestIn("src")) return;
-    const res = spawnSync("npm", ["run", "build"], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
-    if (res.status !== 0) throw new Error(`npm run build failed: ${res.stdout}\n${res.stderr}`);
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
-}
 
 export interface CliResult {
   code: number;

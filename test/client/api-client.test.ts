@@ -20,7 +20,8 @@ test("the client returns the envelope's data, bare bodies as they are, and the s
   const api = createApiClient({ baseUrl: `${app.baseUrl}/`, apiKey: app.key });
   const created = await api.call(api.raw.POST("/databases", { body: { database: "client-db" } }));
   assert.equal(created.database, "client-db");
-  const listed = await api.call(api.raw.GET("/databases"));
+  const { data: listed, requestId } = await api.callWithRequestId(api.raw.GET("/databases"));
+  assert.match(requestId, /\S/, "the answer's request id comes with its data");
   assert.deepEqual(
     listed.databases.map((d) => d.database),
     ["client-db"],

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 
 const ROOT = resolve(".");
-const BUILT_CLI = join(ROOT, "dist", "cli", "main.js");
+export const BUILT_CLI = join(ROOT, "dist", "cli", "main.js");
 // One build at a time across test files running in parallel; the holder's pid tells a live lock from a left-over one.
 const LOCK = join(ROOT, ".tmp", "build.lock");
 

@@ -31,11 +31,7 @@ type QueryBody = paths["/query"]["post"]["requestBody"]["content"]["application/
 type QueryData = Awaited<ReturnType<typeof runQuery>>["data"];
 
 async function runQuery(api: ApiClient, body: QueryBody) {
-  const pending = api.raw.POST("/query", { body });
-  const data = await api.call(pending);
-  // Feedback refers to the query by its request id, which the envelope's meta and this header carry.
-  const requestId = (await pending).response.headers.get("x-request-id") ?? "";
-  return { data, requestId };
+  return api.callWithRequestId(api.raw.POST("/query", { body }));
 }
 
 function chunkLines(data: QueryData, full: boolean): string[] {
