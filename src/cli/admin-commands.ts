@@ -2,10 +2,8 @@
 // DATABASE_URL, ...) directly, manage every organization, and so run in system scope.
 import type { Command } from "commander";
 import { describeConfig, loadConfig } from "../platform/config.js";
-import { OrgService } from "../features/organizations/service.js";
-import { openStore, type Store } from "../platform/store/db.js";
-import { migrate } from "../platform/store/migrate.js";
-import { inSystemScope } from "../platform/store/row-scope.js";
+import type { OrgService } from "../features/organizations/service.js";
+import type { Store } from "../platform/store/db.js";
 import { UsageError, type Output } from "./output.js";
 
 type OutputOf = (command: Command) => Output;
@@ -13,6 +11,12 @@ type OutputOf = (command: Command) => Output;
 /** Runs `work` on the configured store, migrated, in system scope; closes the store afterwards. */
 export async function withOperatorStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const config = loadConfig();
+  // Loaded on use: the client commands, which never open a store, start without the drivers.
+  const [{ openStore }, { migrate }, { inSystemScope }] = await Promise.all([
+    import("../platform/store/db.js"),
+    import("../platform/store/migrate.js"),
+    import("../platform/store/row-scope.js"),
+  ]);
   return inSystemScope(async () => {
     const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
     try {
@@ -22,6 +26,12 @@ export async function withOperatorStore<T>(work: (store: Store) => Promise<T>): 
       await store.close();
     }
   });
+}
+
+/** Runs `work` with the organization service over the operator's store. */
+async function withOrgs<T>(work: (orgs: OrgService) => Promise<T>): Promise<T> {
+  const { OrgService } = await import("../features/organizations/service.js");
+  return withOperatorStore((store) => work(new OrgService(store)));
 }
 
 /** `key create` without --org: the only organization, or a new one on an empty store. */
@@ -46,14 +56,14 @@ export function registerAdminCommands(program: Command, outputOf: OutputOf): voi
     .description("create an organization (prints its id)")
     .option("--name <name>", "its name", "organization")
     .action(async (options: { name: string }, command: Command) => {
-      const created = await withOperatorStore((store) => new OrgService(store).createOrganization(options.name));
+      const created = await withOrgs((orgs) => orgs.createOrganization(options.name));
       outputOf(command).emit(created.id, created);
     });
   org
     .command("list")
     .description("list organizations")
     .action(async (_options: object, command: Command) => {
-      const list = await withOperatorStore((store) => new OrgService(store).listOrganizations());
+      const list = await withOrgs((orgs) => orgs.listOrganizations());
       outputOf(command).emit(list.map((o) => `${o.id}\t${o.name}\t${new Date(o.created_at).toISOString()}`).join("\n"), list);
     });
 
@@ -64,8 +74,7 @@ export function registerAdminCommands(program: Command, outputOf: OutputOf): voi
     .option("--org <org-id>", "the organization")
     .option("--name <name>", "a label", "cli")
     .action(async (options: { org?: string; name: string }, command: Command) => {
-      const created = await withOperatorStore(async (store) => {
-        const orgs = new OrgService(store);
+      const created = await withOrgs(async (orgs) => {
         const orgId = options.org ?? (await soleOrganization(orgs));
         if (!(await orgs.getOrganization(orgId))) throw new UsageError(`organization ${orgId} not found`);
         return orgs.createKey(orgId, options.name);
@@ -77,7 +86,7 @@ export function registerAdminCommands(program: Command, outputOf: OutputOf): voi
     .description("list API keys (id, organization, prefix, state)")
     .option("--org <org-id>", "only this organization's")
     .action(async (options: { org?: string }, command: Command) => {
-      const keys = await withOperatorStore((store) => new OrgService(store).listKeys(options.org ?? null));
+      const keys = await withOrgs((orgs) => orgs.listKeys(options.org ?? null));
       const rows = keys.map((k) => ({
         id: k.id,
         org_id: k.org_id,
@@ -93,7 +102,7 @@ export function registerAdminCommands(program: Command, outputOf: OutputOf): voi
     .description("revoke an API key")
     .requiredOption("--id <key-id>", "the key's id (see `key list`)")
     .action(async (options: { id: string }, command: Command) => {
-      const revoked = await withOperatorStore((store) => new OrgService(store).revokeKey(options.id));
+      const revoked = await withOrgs((orgs) => orgs.revokeKey(options.id));
       if (!revoked) throw new UsageError(`no active key with id ${options.id}`);
       outputOf(command).emit(`revoked ${options.id}`, { id: options.id, revoked: true });
     });
