@@ -8,13 +8,11 @@
 // (a server-to-client event stream) and DELETE (ending a session) have nothing to serve then, and
 // answer 405 as the SDK's stateless servers do.
 import { Type } from "@sinclair/typebox";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { createApiClient } from "../client/api-client.js";
 import { AppError } from "../platform/errors/app-error.js";
 import type { App } from "../platform/http/app-type.js";
 import { presentedKey } from "../platform/http/auth.js";
-import { createMcpServer } from "./create-mcp-server.js";
 import { inProcessFetch } from "./in-process-fetch.js";
 import type { McpDefaults } from "./tool-definition.js";
 
@@ -73,14 +71,9 @@ export function registerMcpRoutes(app: App): void {
       collection: pick(req, MCP_COLLECTION_HEADER, req.query.collection, "collection"),
     };
     const api = createApiClient({ baseUrl: "http://context-store.local", apiKey: key, fetch: inProcessFetch(app, req.ip) });
-    const server = createMcpServer(api, defaults, (error, tool) => req.log.error({ err: error, tool }, "MCP tool failed"));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      return await sendWebResponse(reply, await transport.handleRequest(webRequestOf(req), { parsedBody: req.body }));
-    } finally {
-      await server.close();
-    }
+    const { answerMcpRequest } = await import("./http-session.js");
+    const onUnexpectedError = (error: unknown, tool: string): void => req.log.error({ err: error, tool }, "MCP tool failed");
+    return sendWebResponse(reply, await answerMcpRequest(api, defaults, onUnexpectedError, webRequestOf(req), req.body));
   });
   for (const method of ["GET", "DELETE"] as const) {
     app.route({
