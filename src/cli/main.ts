@@ -4,6 +4,7 @@
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./admin-commands.js";
 import { outputFor, reportFailure, type Output } from "./output.js";
+import { registerPortabilityCommands } from "./portability-commands.js";
 
 const program = new Command("context-store")
   .description("Context store: operator and client commands")
@@ -14,6 +15,7 @@ const program = new Command("context-store")
 const outputOf = (command: Command): Output => outputFor(command.optsWithGlobals<{ json: boolean }>().json);
 
 registerAdminCommands(program, outputOf);
+registerPortabilityCommands(program, outputOf);
 
 function exitCodeOf(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
