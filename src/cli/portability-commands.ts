@@ -55,7 +55,9 @@ export function registerPortabilityCommands(program: Command, outputOf: OutputOf
     .action(async (options: { database: string; out: string; org?: string }, command: Command) => {
       const config = loadConfig();
       const manifest = await refusalsAsUsage(() =>
-        withOperatorStore((store) => exportDatabase(store, config.dataDir, { database: options.database, out: options.out, ...(options.org ? { orgId: options.org } : {}) })),
+        withOperatorStore((store) =>
+          exportDatabase(store, config.dataDir, { database: options.database, out: options.out, ...(options.org ? { orgId: options.org } : {}) }),
+        ),
       );
       const rows = Object.entries(manifest.counts).map(([table, n]) => `${table}\t${n}`);
       outputOf(command).emit([`exported ${manifest.database.name} to ${resolve(options.out)}`, ...rows].join("\n"), { file: resolve(options.out), manifest });

@@ -58,7 +58,7 @@ export async function cliJson<T>(args: readonly string[], env: NodeJS.ProcessEnv
   return JSON.parse(run.stdout) as T;
 }
 
-export const MARKDOWN = "# Release process\n\nEvery release of the billing service is tagged on Tuesday.\n\n## Rollback\n\nA rollback uses the previous tag.\n";
+const MARKDOWN = "# Release process\n\nEvery release of the billing service is tagged on Tuesday.\n\n## Rollback\n\nA rollback uses the previous tag.\n";
 
 /**
  * Fills a source store: a context database `kb` (a Markdown file and a PDF, app items with a
@@ -89,7 +89,13 @@ export async function populate(t: TestApp, slack: FakeSlack): Promise<{ connecto
       external_id: "1700000000.0002",
       fields: { channel: "C1", user: "U2", text: "Restarted the replica, the disk was full.", thread_ts: "1700000000.0001" },
     },
-    { id: "vacation", type: "policy", title: "Vacation policy", content: { text: "Employees receive thirty days of paid vacation." }, metadata: { team: "people" } },
+    {
+      id: "vacation",
+      type: "policy",
+      title: "Vacation policy",
+      content: { text: "Employees receive thirty days of paid vacation." },
+      metadata: { team: "people" },
+    },
     { id: "board", type: "memo", title: "Board memo", content: { text: "Confidential vacation budget for the board." }, acl: ["domain:board.example.com"] },
   ];
   const app = await t.request("POST", "/context/ingest", { body: { type: "knowledge", database: "kb", app_knowledge: JSON.stringify(items) } });
@@ -199,6 +205,8 @@ export async function observe(t: TestApp, key: string): Promise<Record<string, u
   const url = field<string>(inspect.body, "data.presigned_url");
   const file = await fetch(new URL(url, t.baseUrl));
   assert.equal(file.status, 200);
-  out.file = createHash("sha256").update(new Uint8Array(await file.arrayBuffer())).digest("hex");
+  out.file = createHash("sha256")
+    .update(new Uint8Array(await file.arrayBuffer()))
+    .digest("hex");
   return out;
 }

@@ -17,7 +17,7 @@ export interface CopyRules {
   readonly now: number;
 }
 
-export const REAUTH_REASON = "imported from an archive, which carries no credentials: PATCH the connector with new credentials, then resume it";
+const REAUTH_REASON = "imported from an archive, which carries no credentials: PATCH the connector with new credentials, then resume it";
 
 const ON_CONFLICT: Readonly<Record<string, OnConflict>> = {
   // A target that ever ran the service holds its own settings (file URL secret): the source's win.
