@@ -46,7 +46,8 @@ export async function countRows(db: Executor, table: string, filter: RowFilter):
 }
 
 /** How an insert treats a row whose key is already there. */
-export type OnConflict = { readonly kind: "fail" } | { readonly kind: "replace"; readonly key: readonly string[]; readonly set: readonly string[] };
+export type OnConflict =
+  { readonly kind: "fail" } | { readonly kind: "skip" } | { readonly kind: "replace"; readonly key: readonly string[]; readonly set: readonly string[] };
 
 /**
  * Inserts rows (all of one shape) in multi-row statements; returns the `returning` columns of
@@ -66,7 +67,9 @@ export async function insertRows(
   const conflict =
     onConflict.kind === "fail"
       ? sql``
-      : sql`ON CONFLICT (${refs(onConflict.key)}) DO UPDATE SET ${sql.join(onConflict.set.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}`;
+      : onConflict.kind === "skip"
+        ? sql`ON CONFLICT DO NOTHING`
+        : sql`ON CONFLICT (${refs(onConflict.key)}) DO UPDATE SET ${sql.join(onConflict.set.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}`;
   const back = returning.length === 0 ? sql`` : sql`RETURNING ${refs(returning)}`;
   const out: PlainRow[] = [];
   for (let i = 0; i < rows.length; i += perStatement) {

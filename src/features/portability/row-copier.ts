@@ -22,6 +22,8 @@ const REAUTH_REASON = "imported from an archive, which carries no credentials: P
 const ON_CONFLICT: Readonly<Record<string, OnConflict>> = {
   // A target that ever ran the service holds its own settings (file URL secret): the source's win.
   settings: { kind: "replace", key: ["name"], set: ["value", "created_at"] },
+  // ...and its recurring jobs (reconcile, purge), which carry the same dedupe keys as the source's: one is enough.
+  jobs: { kind: "skip" },
 };
 
 /**
