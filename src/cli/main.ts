@@ -6,6 +6,7 @@ import { registerAdminCommands } from "./admin-commands.js";
 import { registerClientCommands } from "./client/register.js";
 import { registerMcpCommand } from "./mcp-command.js";
 import { outputFor, reportFailure, type Output } from "./output.js";
+import { registerPortabilityCommands } from "./portability-commands.js";
 
 const program = new Command("context-store")
   .description("Context store: operator and client commands")
@@ -18,6 +19,7 @@ const outputOf = (command: Command): Output => outputFor(command.optsWithGlobals
 registerAdminCommands(program, outputOf);
 registerClientCommands(program, outputOf);
 registerMcpCommand(program, outputOf);
+registerPortabilityCommands(program, outputOf);
 
 function exitCodeOf(error: unknown): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;

@@ -26,15 +26,22 @@ interface BlobLogger {
   warn(obj: object, msg: string): void;
 }
 
+/** Where the embedded backend keeps a file's bytes (export, import and migrate read and write them there too). */
+export const blobFilePath = (dataDir: string, databaseId: string, id: string): string => join(dataDir, "blobs", databaseId, id);
+
 class FileBlobStore implements BlobStore {
+  private readonly dir: string;
+
   constructor(
     private readonly store: Store,
-    private readonly dir: string,
+    private readonly dataDir: string,
     private readonly log: BlobLogger,
-  ) {}
+  ) {
+    this.dir = join(dataDir, "blobs");
+  }
 
   private path(databaseId: string, id: string): string {
-    return join(this.dir, databaseId, id);
+    return blobFilePath(this.dataDir, databaseId, id);
   }
 
   async put(tx: Executor, id: string, database: BlobOwner, bytes: Uint8Array): Promise<void> {
@@ -95,5 +102,5 @@ class RowBlobStore implements BlobStore {
 }
 
 export function createBlobStore(store: Store, dataDir: string, log: BlobLogger): BlobStore {
-  return store.backend === "postgres" ? new RowBlobStore(store) : new FileBlobStore(store, join(dataDir, "blobs"), log);
+  return store.backend === "postgres" ? new RowBlobStore(store) : new FileBlobStore(store, dataDir, log);
 }

@@ -1,0 +1,133 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Backend, Executor } from "../../platform/store/db.js";
+import { blobFilePath } from "../items/blob-store.js";
+import { insertRows, type OnConflict, type PlainRow } from "./portability-store.js";
+import { fromPortable } from "./row-codec.js";
+import { SERIAL_KEYS } from "./table-plan.js";
+
+/** What changes on the way in: `import` moves a database into another organization, maybe under another name. */
+export interface CopyRules {
+  /** Every row's org_id becomes this; null keeps the source's (migrate). */
+  readonly orgId: string | null;
+  /** The database's new name (import --as); null keeps it. */
+  readonly databaseName: string | null;
+  /** Connectors arrive without credentials: paused and marked as needing re-authentication (import). */
+  readonly connectorsNeedCredentials: boolean;
+  readonly now: number;
+}
+
+const REAUTH_REASON = "imported from an archive, which carries no credentials: PATCH the connector with new credentials, then resume it";
+
+const ON_CONFLICT: Readonly<Record<string, OnConflict>> = {
+  // A target that ever ran the service holds its own settings (file URL secret): the source's win.
+  settings: { kind: "replace", key: ["name"], set: ["value", "created_at"] },
+  // ...and its recurring jobs (reconcile, purge), which carry the same dedupe keys as the source's: one is enough.
+  jobs: { kind: "skip" },
+};
+
+/**
+ * Writes portable rows into a target store's transaction, table by table in plan order. Serial
+ * keys (chunk_key, triplet_key) are assigned by the target in the source's order, and chunk keys
+ * are mapped for the postings and vectors that follow their chunks. On SQLite a file's bytes go
+ * to DATA_DIR/blobs like an upload's; `discardFiles` removes them again when the transaction fails.
+ */
+export class RowCopier {
+  readonly counts: Record<string, number> = {};
+  private readonly chunkKeys = new Map<number, number>();
+  private readonly files: string[] = [];
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly dataDir: string,
+    private readonly rules: CopyRules,
+  ) {}
+
+  async copy(tx: Executor, table: string, portable: readonly PlainRow[]): Promise<void> {
+    if (portable.length === 0) return;
+    const rows = portable.map((row) => this.stored(table, this.remapped(table, row)));
+    const serial = SERIAL_KEYS[table];
+    if (table === "context_chunks") {
+      await this.insertChunks(tx, rows);
+    } else {
+      const insert = serial === undefined ? rows : rows.map((row) => withoutColumn(row, serial));
+      await insertRows(tx, table, insert, [], ON_CONFLICT[table]);
+    }
+    this.counts[table] = (this.counts[table] ?? 0) + rows.length;
+  }
+
+  /** Removes the files written for blobs (the transaction that indexed them failed). */
+  discardFiles(): void {
+    for (const file of this.files) rmSync(file, { force: true });
+  }
+
+  private async insertChunks(tx: Executor, rows: readonly PlainRow[]): Promise<void> {
+    const oldKeys = new Map(rows.map((row) => [String(row.chunk_uuid), Number(row.chunk_key)]));
+    const inserted = await insertRows(
+      tx,
+      "context_chunks",
+      rows.map((row) => withoutColumn(row, "chunk_key")),
+      ["chunk_key", "chunk_uuid"],
+    );
+    for (const row of inserted) {
+      const old = oldKeys.get(String(row.chunk_uuid));
+      if (old !== undefined) this.chunkKeys.set(old, Number(row.chunk_key));
+    }
+  }
+
+  private newChunkKey(old: unknown): number {
+    const key = this.chunkKeys.get(Number(old));
+    if (key === undefined) throw new Error(`a row refers to chunk ${String(old)}, which the source does not hold`);
+    return key;
+  }
+
+  private remapped(table: string, source: PlainRow): PlainRow {
+    const row: PlainRow = { ...source };
+    if (this.rules.orgId !== null && "org_id" in row) row.org_id = this.rules.orgId;
+    if (table === "context_terms" || table === "context_vectors") row.chunk_key = this.newChunkKey(row.chunk_key);
+    if (this.rules.databaseName !== null) {
+      if (table === "databases") row.name = this.rules.databaseName;
+      if (table === "connectors") row.database_name = this.rules.databaseName;
+    }
+    if (this.rules.connectorsNeedCredentials) {
+      if (table === "connectors") Object.assign(row, this.withoutCredentials());
+      // The in-flight page state belongs to a run that will not continue; the committed cursor stays.
+      if (table === "connector_resources") row.checkpoint = null;
+    }
+    return row;
+  }
+
+  private withoutCredentials(): PlainRow {
+    const at = this.rules.now;
+    return {
+      credentials: "",
+      needs_reauth: 1,
+      needs_reauth_at: at,
+      needs_reauth_reason: REAUTH_REASON,
+      paused: 1,
+      paused_at: at,
+      sync_state: "idle",
+      run_id: null,
+      run_reconcile: 0,
+      sync_heartbeat_at: null,
+      next_sync_at: null,
+    };
+  }
+
+  private stored(table: string, row: PlainRow): PlainRow {
+    const stored = fromPortable(table, row, this.backend);
+    if (table === "blobs" && this.backend === "sqlite" && typeof row.data === "string") {
+      const file = blobFilePath(this.dataDir, String(row.database_id), String(row.id));
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, Buffer.from(row.data, "base64"));
+      this.files.push(file);
+    }
+    return stored;
+  }
+}
+
+function withoutColumn(row: PlainRow, column: string): PlainRow {
+  const copy = { ...row };
+  delete copy[column];
+  return copy;
+}
