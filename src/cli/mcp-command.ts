@@ -2,7 +2,6 @@
 // Code, Cursor, VS Code) that starts it as a child process.
 import type { Command } from "commander";
 import { resolveClientSettings, type ClientFlags } from "../client/settings.js";
-import { runStdioMcpServer } from "../mcp/stdio.js";
 import type { Output } from "./output.js";
 
 export function registerMcpCommand(program: Command, _outputOf: (command: Command) => Output): void {
@@ -14,6 +13,8 @@ export function registerMcpCommand(program: Command, _outputOf: (command: Comman
     .option("--database <name>", "the database tools use when a call names none (CONTEXT_STORE_DATABASE)")
     .option("--collection <name>", "the collection tools use when a call names none (CONTEXT_STORE_COLLECTION)")
     .action(async (flags: ClientFlags) => {
-      await runStdioMcpServer(resolveClientSettings(flags, process.env));
+      const settings = resolveClientSettings(flags, process.env);
+      // The SDK loads only for this command.
+      await (await import("../mcp/stdio.js")).runStdioMcpServer(settings);
     });
 }

@@ -1,49 +1,10 @@
 // Operator commands that move data between stores: export a database to an archive, import one,
-// migrate a whole store between SQLite and PostgreSQL. They open stores directly, in system scope.
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
+// migrate a whole store between SQLite and PostgreSQL. They open stores directly, in system scope;
+// their work lives in portability-actions.ts, loaded when one of them runs.
 import type { Command } from "commander";
-import { loadConfig } from "../platform/config.js";
-import { AppError } from "../platform/errors/app-error.js";
-import { openStore, type Store } from "../platform/store/db.js";
-import { migrate } from "../platform/store/migrate.js";
-import { inSystemScope } from "../platform/store/row-scope.js";
-import { exportDatabase } from "../features/portability/export-service.js";
-import { importArchive } from "../features/portability/import-service.js";
-import { migrateStore, type MigrateEndpoint } from "../features/portability/migrate-service.js";
-import { SecretBox } from "../features/webhooks/secret-box.js";
-import { withOperatorStore } from "./admin-commands.js";
-import { UsageError, type Output } from "./output.js";
+import type { Output } from "./output.js";
 
 type OutputOf = (command: Command) => Output;
-
-/** A refusal of the feature (coded) is the caller's to fix: shown as such, exit code 2. */
-async function refusalsAsUsage<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof AppError) throw new UsageError(`${err.code}: ${err.message}`);
-    throw err;
-  }
-}
-
-const isPostgres = (where: string): boolean => /^postgres(ql)?:\/\//.test(where);
-
-/** Opens (and migrates) the store at a DATA_DIR path or a postgres:// URL. */
-async function openAt(where: string): Promise<MigrateEndpoint> {
-  const dataDir = isPostgres(where) ? resolve("./data") : resolve(where);
-  if (!isPostgres(where)) mkdirSync(dataDir, { recursive: true });
-  const store: Store = openStore({ databaseUrl: isPostgres(where) ? where : null, dataDir, poolSize: 2 });
-  try {
-    await migrate(store);
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
-  return { store, dataDir, backend: store.backend };
-}
-
-const redacted = (where: string): string => (isPostgres(where) ? where.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@") : resolve(where));
 
 export function registerPortabilityCommands(program: Command, outputOf: OutputOf): void {
   program
@@ -53,14 +14,7 @@ export function registerPortabilityCommands(program: Command, outputOf: OutputOf
     .requiredOption("--out <file>", "the archive to write (.tar.gz)")
     .option("--org <org-id>", "its organization (optional when the store has one)")
     .action(async (options: { database: string; out: string; org?: string }, command: Command) => {
-      const config = loadConfig();
-      const manifest = await refusalsAsUsage(() =>
-        withOperatorStore((store) =>
-          exportDatabase(store, config.dataDir, { database: options.database, out: options.out, ...(options.org ? { orgId: options.org } : {}) }),
-        ),
-      );
-      const rows = Object.entries(manifest.counts).map(([table, n]) => `${table}\t${n}`);
-      outputOf(command).emit([`exported ${manifest.database.name} to ${resolve(options.out)}`, ...rows].join("\n"), { file: resolve(options.out), manifest });
+      await (await import("./portability-actions.js")).runExport(options, outputOf(command));
     });
 
   program
@@ -70,26 +24,7 @@ export function registerPortabilityCommands(program: Command, outputOf: OutputOf
     .option("--org <org-id>", "the organization to import into (optional when the store has one)")
     .option("--as <name>", "the database's name in this store (default: its name in the archive)")
     .action(async (options: { in: string; org?: string; as?: string }, command: Command) => {
-      const config = loadConfig();
-      const result = await refusalsAsUsage(() =>
-        withOperatorStore((store) =>
-          importArchive(
-            { store, dataDir: config.dataDir, webhookSecrets: new SecretBox(config.webhookSecretKey) },
-            { file: options.in, ...(options.org ? { orgId: options.org } : {}), ...(options.as ? { as: options.as } : {}) },
-          ),
-        ),
-      );
-      const lines = [
-        `imported ${result.database.name} (${result.database.id}) into organization ${result.database.org_id}`,
-        ...Object.entries(result.counts).map(([table, n]) => `${table}\t${n}`),
-      ];
-      if (result.requeued > 0) lines.push(`${result.requeued} item(s) were still indexing at export: their jobs were enqueued again`);
-      if (result.connectors_needing_credentials > 0)
-        lines.push(`${result.connectors_needing_credentials} connector(s) are paused and need new credentials (PATCH /connectors/{id}, then resume)`);
-      if (result.webhook.new_signing_secret !== null)
-        lines.push(`webhook ${result.webhook.url ?? ""} registered with a NEW signing secret (shown once): ${result.webhook.new_signing_secret}`);
-      else if (result.webhook.registered) lines.push(`webhook ${result.webhook.url ?? ""} registered (unsigned, as exported)`);
-      outputOf(command).emit(lines.join("\n"), result);
+      await (await import("./portability-actions.js")).runImport(options, outputOf(command));
     });
 
   program
@@ -98,28 +33,6 @@ export function registerPortabilityCommands(program: Command, outputOf: OutputOf
     .requiredOption("--from <path|url>", "the source: a DATA_DIR path or postgres://...")
     .requiredOption("--to <path|url>", "the empty target: a DATA_DIR path or postgres://...")
     .action(async (options: { from: string; to: string }, command: Command) => {
-      if (resolve(options.from) === resolve(options.to) || options.from === options.to) throw new UsageError("--from and --to are the same store");
-      const started = Date.now();
-      const result = await refusalsAsUsage(() =>
-        inSystemScope(async () => {
-          const source = await openAt(options.from);
-          try {
-            const target = await openAt(options.to);
-            try {
-              return await migrateStore(source, target);
-            } finally {
-              await target.store.close();
-            }
-          } finally {
-            await source.store.close();
-          }
-        }),
-      );
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const lines = [
-        `migrated ${redacted(options.from)} -> ${redacted(options.to)} in ${seconds} s (counts verified)`,
-        ...result.tables.map((t) => `${t.table}\t${t.copied}`),
-      ];
-      outputOf(command).emit(lines.join("\n"), { ...result, seconds: Number(seconds) });
+      await (await import("./portability-actions.js")).runMigrate(options, outputOf(command));
     });
 }
