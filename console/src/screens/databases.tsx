@@ -43,7 +43,7 @@ function Counts(props: { counts: Record<string, number> | null }) {
   return (
     <span class="counts">
       {Object.entries(props.counts).map(([k, v]) => (
-        <span key={k} class="count">
+        <span key={k} class="count" data-testid={`count-${k}`}>
           <b>{v}</b> {k.replace(/_/g, " ")}
         </span>
       ))}
