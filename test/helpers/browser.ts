@@ -20,7 +20,7 @@ const CHROMIUM_ARGS = [
 ];
 
 /** How long a step waits for the page to show what it expects: generous, the machine is shared. */
-export const UI_TIMEOUT_MS = 30_000;
+const UI_TIMEOUT_MS = 30_000;
 
 export async function launchBrowser(): Promise<Browser> {
   await ensureConsoleBuilt();
@@ -65,10 +65,10 @@ export async function chooseScope(page: Page, database: string, collection?: str
 }
 
 /** Writes a PNG of the page to `dir/name.png` (default: test-results/console/), returning its path. */
-export async function screenshot(page: Page, name: string, dir = resolve("test-results", "console")): Promise<string> {
+export async function screenshot(page: Page, name: string, dir = resolve("test-results", "console"), fullPage = true): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }
 
