@@ -2,7 +2,7 @@
 // no browser. One browser per test file, a fresh page (its own context: storage, cookies) per test.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { ensureConsoleBuilt } from "./console-build.js";
 
 // Without the background-networking flags Chromium keeps dialing Google's services, which on a
@@ -76,4 +76,18 @@ export async function screenshot(page: Page, name: string, dir = resolve("test-r
 export async function pageStorage(page: Page): Promise<{ session: Record<string, string>; localCount: number }> {
   // A string expression: the test's own tsconfig has no DOM types.
   return page.evaluate<{ session: Record<string, string>; localCount: number }>("({ session: { ...sessionStorage }, localCount: localStorage.length })");
+}
+
+/**
+ * Waits until `locator` matches exactly `count` elements. Polls from the test side: the console's
+ * CSP forbids eval, which page.waitForFunction with a string relies on.
+ */
+export async function waitForCount(locator: Locator, count: number, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let seen = await locator.count();
+  while (seen !== count) {
+    if (Date.now() > deadline) throw new Error(`expected ${count} elements, still ${seen} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+    seen = await locator.count();
+  }
 }
