@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   // A store without any organization (and no BOOTSTRAP_API_KEY) would answer nothing but 401.
   const firstRun = config.bootstrapApiKeys.length === 0 ? await inSystemScope(() => app.orgs.createFirstOrganization()) : null;
   await app.server.listen({ port: config.port, host: config.host });
-  if (firstRun) process.stdout.write(firstRunBanner(firstRun, config.host, listeningPort(app.server.server.address(), config.port)));
+  const port = listeningPort(app.server.server.address(), config.port);
+  if (firstRun) process.stdout.write(firstRunBanner(firstRun, config.host, port));
+  app.server.log.info(`console: ${consoleUrl(config.host, port)}`);
   app.worker.start();
 
   let signalled = false;
@@ -36,6 +38,12 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+/** Where a browser on this machine opens the console; wildcard addresses are shown as loopback. */
+function consoleUrl(host: string, port: number): string {
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return `http://${shown}:${port}/console/`;
 }
 
 function listeningPort(address: string | AddressInfo | null, fallback: number): number {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { registerConnectorRoutes } from "../features/connectors/routes.js";
+import { registerConsoleRoutes } from "../features/console/routes.js";
 import { registerGraphRoutes } from "../features/context-graph/routes.js";
 import { DatabaseReadiness } from "../features/databases/readiness.js";
 import { registerDatabaseRoutes } from "../features/databases/routes.js";
@@ -62,6 +63,7 @@ export async function buildServer(config: Config, platform: Platform, context: C
   registerWebhookRoutes(server, context.webhooks.service);
   registerGraphAreaRoutes(server, features.graphArea, databases);
   registerConnectorRoutes(server, features.connectors.service, features.connectors.control, databases);
+  registerConsoleRoutes(server, config.consoleDir);
   await server.ready();
   return server;
 }

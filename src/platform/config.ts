@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * Configuration is parsed once, at boot, from the environment into a frozen object.
@@ -79,6 +80,8 @@ export interface Config {
   readonly connectorSecretKey: string | null;
   /** Base URLs of the providers' APIs (GitHub Enterprise, proxies, local fakes). */
   readonly connectorApiUrls: ConnectorApiUrls;
+  /** The built web console served at /console/ (`npm run build` writes it). */
+  readonly consoleDir: string;
 }
 
 export interface ConnectorApiUrls {
@@ -243,6 +246,9 @@ function connectorApiUrls(env: Env): ConnectorApiUrls {
   });
 }
 
+// This file sits two levels under the package root both as source (src/platform) and built (dist/platform).
+const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL("../../dist/console", import.meta.url));
+
 export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     port: int(env, "PORT", 8080, 0, 65535),
@@ -288,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphMaxConcurrentPerOrg: int(env, "GRAPH_MAX_CONCURRENT_PER_ORG", 2, 1, 1_000),
     graphMaxListLength: int(env, "GRAPH_MAX_LIST_LENGTH", 10_000_000, 1_000, 100_000_000),
     graphMaxStringLength: int(env, "GRAPH_MAX_STRING_LENGTH", 4 * 1024 * 1024, 1_024, 256 * 1024 * 1024),
+    consoleDir: resolve(env.CONSOLE_DIR?.trim() || DEFAULT_CONSOLE_DIR),
   });
 }
 

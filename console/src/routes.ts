@@ -1,0 +1,38 @@
+// The route table: each hash route and the screen it shows. Entries with a `nav` label appear in
+// the left navigation, in this order, under their section.
+import type { FunctionComponent } from "preact";
+import { DatabasesScreen } from "./screens/databases.js";
+import { ItemScreen } from "./screens/item.js";
+import { ItemsScreen } from "./screens/items.js";
+import { QueryScreen } from "./screens/query.js";
+import { UploadScreen } from "./screens/upload.js";
+import type { ScreenProps } from "./ui/screen.js";
+import { matchPattern } from "./ui/hash-route.js";
+
+export interface RouteEntry {
+  /** `/items/:id`: a `:name` segment becomes `params.name`. */
+  readonly pattern: string;
+  readonly screen: FunctionComponent<ScreenProps>;
+  /** The label in the left navigation; routes without one are reached by links. */
+  readonly nav?: string;
+  readonly section?: "Data" | "Explore" | "Integrations";
+}
+
+export const routes: readonly RouteEntry[] = [
+  { pattern: "/databases", screen: DatabasesScreen, nav: "Databases", section: "Data" },
+  { pattern: "/upload", screen: UploadScreen, nav: "Upload", section: "Data" },
+  { pattern: "/items", screen: ItemsScreen, nav: "Items", section: "Data" },
+  { pattern: "/items/:id", screen: ItemScreen },
+  { pattern: "/query", screen: QueryScreen, nav: "Query playground", section: "Explore" },
+];
+
+/** Where the console opens when the hash names no route. */
+export const DEFAULT_ROUTE = "/databases";
+
+export function resolveRoute(path: string): { entry: RouteEntry; params: Record<string, string> } | null {
+  for (const entry of routes) {
+    const params = matchPattern(entry.pattern, path);
+    if (params) return { entry, params };
+  }
+  return null;
+}

@@ -1,0 +1,14 @@
+import type { ApiClient } from "../../../src/client/api-client.js";
+
+/** What the shell hands every screen: the signed-in client, the chosen scope, the route's parameters. */
+export interface ScreenProps {
+  api: ApiClient;
+  /** The database picked in the header; null until the organization has one. */
+  database: string | null;
+  /** The collection picked in the header; null is the default collection. */
+  collection: string | null;
+  /** The route's named parameters, decoded (`#/items/<id>` gives `{ id }`). */
+  params: Record<string, string>;
+  /** Goes to another screen: `navigate("#/items")`. */
+  navigate(hash: string): void;
+}
