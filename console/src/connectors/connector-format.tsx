@@ -5,6 +5,8 @@ const TONE: Readonly<Record<string, string>> = {
   healthy: "ok",
   ok: "ok",
   complete: "ok",
+  completed: "ok",
+  delivered: "ok",
   syncing: "busy",
   running: "busy",
   queued: "busy",

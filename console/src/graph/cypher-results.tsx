@@ -35,7 +35,7 @@ export function CypherResults(props: { answer: CypherAnswer }) {
   const [selected, setSelected] = useState<GraphNode | null>(null);
   return (
     <div class="cypher-results" data-testid="cypher-results">
-      <p class="muted" data-testid="cypher-summary">
+      <p class="muted summary" data-testid="cypher-summary">
         {rows.length} {rows.length === 1 ? "row" : "rows"} in {props.answer.elapsedMs} ms
         {props.answer.truncated ? " (truncated by the service's row cap: page with ORDER BY, SKIP and LIMIT)" : ""}
       </p>
@@ -45,7 +45,7 @@ export function CypherResults(props: { answer: CypherAnswer }) {
             <GraphView nodes={graph.nodes} edges={graph.edges} selectedId={selected?.id ?? null} onSelect={setSelected} />
           </div>
           <aside class="graph-side">
-            <NodeDetails node={selected} />
+            <NodeDetails node={selected} hint="Select a node (click it, or choose it in the list) to see its properties." />
             <GraphLists nodes={graph.nodes} edges={graph.edges} selectedId={selected?.id ?? null} onSelect={setSelected} />
           </aside>
         </div>

@@ -2,7 +2,7 @@
 // tests assert on (the canvas is pixels). Choosing a node here selects it like a tap on the canvas.
 import type { GraphEdge, GraphNode } from "./graph-model.js";
 import { shortLabel } from "./graph-model.js";
-import { kindColour } from "./graph-style.js";
+import { colourOf, kindColours } from "./graph-style.js";
 
 export interface GraphListsProps {
   readonly nodes: readonly GraphNode[];
@@ -13,6 +13,7 @@ export interface GraphListsProps {
 
 export function GraphLists(props: GraphListsProps) {
   const labelOf = new Map(props.nodes.map((n) => [n.id, n.label]));
+  const colours = kindColours(props.nodes.map((n) => n.kind));
   return (
     <div class="graph-lists">
       <h3>Nodes ({props.nodes.length})</h3>
@@ -20,7 +21,7 @@ export function GraphLists(props: GraphListsProps) {
         {props.nodes.map((node) => (
           <li key={node.id} data-testid="graph-node" data-node-id={node.id} data-kind={node.kind} class={node.id === props.selectedId ? "selected" : undefined}>
             <button type="button" class="link" title={node.label} onClick={() => props.onSelect?.(node)}>
-              <span class="swatch" style={{ background: kindColour(node.kind) }} />
+              <span class="swatch" style={{ background: colourOf(colours, node.kind) }} />
               {shortLabel(node.label, 48)}
             </button>
             <span class="muted">{node.kind}</span>
@@ -28,12 +29,12 @@ export function GraphLists(props: GraphListsProps) {
         ))}
       </ul>
       <h3>Edges ({props.edges.length})</h3>
-      <ul class="graph-list" data-testid="graph-edge-list">
+      <ul class="graph-list edges" data-testid="graph-edge-list">
         {props.edges.map((edge) => (
           <li key={edge.id} data-testid="graph-edge" data-edge-id={edge.id} data-label={edge.label}>
-            <span title={labelOf.get(edge.source)}>{shortLabel(labelOf.get(edge.source) ?? edge.source, 24)}</span>
+            <span title={labelOf.get(edge.source)}>{shortLabel(labelOf.get(edge.source) ?? edge.source, 28)}</span>
             <span class="edge-label"> {edge.label} </span>
-            <span title={labelOf.get(edge.target)}>{shortLabel(labelOf.get(edge.target) ?? edge.target, 24)}</span>
+            <span title={labelOf.get(edge.target)}>{shortLabel(labelOf.get(edge.target) ?? edge.target, 28)}</span>
           </li>
         ))}
       </ul>

@@ -4,15 +4,23 @@
 import type { StylesheetJson } from "cytoscape";
 
 const KNOWN: Readonly<Record<string, string>> = { item: "#2563eb", ACTOR: "#059669", SOURCE: "#64748b" };
-const PALETTE = ["#7c3aed", "#db2777", "#ea580c", "#0891b2", "#65a30d", "#ca8a04", "#4f46e5", "#be123c"];
+const PALETTE = ["#d97706", "#7c3aed", "#db2777", "#0891b2", "#65a30d", "#dc2626", "#4f46e5", "#0d9488"];
+const OTHER = "#64748b";
 
-export function kindColour(kind: string): string {
-  const known = KNOWN[kind];
-  if (known !== undefined) return known;
-  let hash = 0;
-  for (const ch of kind) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
-  return PALETTE[hash % PALETTE.length] ?? "#64748b";
+/**
+ * A colour per kind in one drawing: the known kinds keep theirs, the others (Cypher labels) take the
+ * palette in name order, so two labels of one answer never share a colour (up to eight of them) and
+ * the canvas and the lists agree.
+ */
+export function kindColours(kinds: Iterable<string>): ReadonlyMap<string, string> {
+  const colours = new Map<string, string>();
+  const others = [...new Set(kinds)].filter((k) => KNOWN[k] === undefined).sort();
+  for (const [kind, colour] of Object.entries(KNOWN)) colours.set(kind, colour);
+  others.forEach((kind, i) => colours.set(kind, PALETTE[i % PALETTE.length] ?? OTHER));
+  return colours;
 }
+
+export const colourOf = (colours: ReadonlyMap<string, string>, kind: string): string => colours.get(kind) ?? OTHER;
 
 export const GRAPH_STYLE: StylesheetJson = [
   {
@@ -21,7 +29,7 @@ export const GRAPH_STYLE: StylesheetJson = [
       "background-color": "data(colour)",
       label: "data(caption)",
       color: "#1e293b",
-      "font-size": 11,
+      "font-size": 10,
       "text-valign": "bottom",
       "text-margin-y": 4,
       "text-wrap": "ellipsis",
@@ -43,7 +51,7 @@ export const GRAPH_STYLE: StylesheetJson = [
       "target-arrow-shape": "triangle",
       "curve-style": "bezier",
       label: "data(caption)",
-      "font-size": 9,
+      "font-size": 8,
       color: "#475569",
       "text-rotation": "autorotate",
       "text-background-color": "#ffffff",

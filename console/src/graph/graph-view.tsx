@@ -5,7 +5,7 @@ import cytoscape, { type Core, type ElementDefinition, type EventObject, type No
 import { useEffect, useRef } from "preact/hooks";
 import type { GraphEdge, GraphNode } from "./graph-model.js";
 import { shortLabel } from "./graph-model.js";
-import { GRAPH_STYLE, kindColour } from "./graph-style.js";
+import { colourOf, GRAPH_STYLE, kindColours } from "./graph-style.js";
 
 export interface GraphViewProps {
   readonly nodes: readonly GraphNode[];
@@ -19,15 +19,18 @@ export interface GraphViewProps {
   readonly testId?: string;
 }
 
-const nodeElement = (node: GraphNode): ElementDefinition => ({
+const nodeElement = (node: GraphNode, colours: ReadonlyMap<string, string>): ElementDefinition => ({
   group: "nodes",
-  data: { id: node.id, caption: shortLabel(node.label, 28), kind: node.kind, colour: kindColour(node.kind) },
+  data: { id: node.id, caption: shortLabel(node.label, 28), kind: node.kind, colour: colourOf(colours, node.kind) },
 });
 
 const edgeElement = (edge: GraphEdge): ElementDefinition => ({
   group: "edges",
   data: { id: edge.id, source: edge.source, target: edge.target, caption: edge.label },
 });
+
+/** The largest zoom a fit may reach: labels stay at their designed size for small graphs. */
+const MAX_FIT_ZOOM = 1.3;
 
 /** Adds what is new, removes what is gone, and lays out again when anything was added. */
 function applyElements(cy: Core, nodes: readonly GraphNode[], edges: readonly GraphEdge[]): void {
@@ -41,7 +44,12 @@ function applyElements(cy: Core, nodes: readonly GraphNode[], edges: readonly Gr
   const freshEdges = edges.filter((e) => cy.getElementById(e.id).empty());
   if (fresh.length === 0 && freshEdges.length === 0) return;
   const firstDrawing = cy.nodes().empty();
-  cy.add([...fresh.map(nodeElement), ...freshEdges.map(edgeElement)]);
+  const colours = kindColours(nodes.map((n) => n.kind));
+  cy.add([...fresh.map((n) => nodeElement(n, colours)), ...freshEdges.map(edgeElement)]);
+  // A new kind can shift the palette: recolour what was drawn before.
+  cy.nodes().forEach((element) => {
+    element.data("colour", colourOf(colours, String(element.data("kind"))));
+  });
   if (!firstDrawing) {
     // New nodes start on a neighbour that was already placed, so the layout below moves them out
     // from where they were reached and the rest of the drawing stays recognisable.
@@ -55,7 +63,22 @@ function applyElements(cy: Core, nodes: readonly GraphNode[], edges: readonly Gr
       if (anchor) element.position({ x: anchor.x + Math.random() * 40 - 20, y: anchor.y + Math.random() * 40 - 20 });
     }
   }
-  cy.layout({ name: "cose", animate: false, randomize: firstDrawing, fit: true, padding: 30, nodeRepulsion: () => 9000, idealEdgeLength: () => 90 }).run();
+  cy.layout({
+    name: "cose",
+    animate: false,
+    randomize: firstDrawing,
+    fit: true,
+    padding: 40,
+    nodeRepulsion: () => 400_000,
+    idealEdgeLength: () => 110,
+    nodeOverlap: 20,
+    componentSpacing: 80,
+  }).run();
+  // A small graph fitted to the canvas would be blown up past a readable size.
+  if (cy.zoom() > MAX_FIT_ZOOM) {
+    cy.zoom(MAX_FIT_ZOOM);
+    cy.center();
+  }
 }
 
 /**

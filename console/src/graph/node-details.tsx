@@ -4,11 +4,11 @@ import type { GraphNode } from "./graph-model.js";
 
 const shown = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
-export function NodeDetails(props: { node: GraphNode | null; children?: ComponentChildren }) {
+export function NodeDetails(props: { node: GraphNode | null; hint: string; children?: ComponentChildren }) {
   if (props.node === null) {
     return (
       <p class="hint" data-testid="node-details-empty">
-        Select a node (click it, or choose it in the list) to see its fields. Double-click a node to expand it.
+        {props.hint}
       </p>
     );
   }

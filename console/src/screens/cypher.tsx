@@ -64,7 +64,9 @@ export function CypherScreen(props: ScreenProps) {
           >
             <textarea data-testid="cypher-query" class="code" rows={7} spellcheck={false} value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
             <label>
-              Params (JSON object; use <code>$name</code> in the query)
+              <span>
+                Params: a JSON object, each key used as <code>$key</code> in the query
+              </span>
               <textarea data-testid="cypher-params" class="code" rows={3} spellcheck={false} value={params} onInput={(e) => setParams(e.currentTarget.value)} />
             </label>
             <div class="form-actions">

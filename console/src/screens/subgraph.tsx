@@ -112,7 +112,7 @@ export function SubgraphScreen(props: ScreenProps) {
             </p>
           ) : null}
           {nodes.length > 0 ? (
-            <p class="muted" data-testid="subgraph-summary">
+            <p class="muted summary" data-testid="subgraph-summary">
               {items} items, {nodes.length - items} entities, {edges.length} relations
               {drawing.truncated ? " (truncated: raise Max items to see more)" : ""}
               {pending !== null ? " · loading…" : ""}
@@ -126,7 +126,7 @@ export function SubgraphScreen(props: ScreenProps) {
             </div>
             <aside class="graph-side">
               <Panel title="Selected" testId="subgraph-selected">
-                <NodeDetails node={selected}>
+                <NodeDetails node={selected} hint="Select a node (click it, or choose it in the list) to see its fields. Double-click an item to expand it.">
                   {selected?.itemId ? (
                     <>
                       <button

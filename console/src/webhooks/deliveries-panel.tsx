@@ -90,7 +90,9 @@ export function DeliveriesPanel(props: { api: ApiClient }) {
           ) : null}
           {rows.map((d) => (
             <tr key={d.delivery_id} data-testid="delivery-row" data-delivery-id={d.delivery_id} data-status={d.status}>
-              <td class="mono">{d.delivery_id}</td>
+              <td class="mono" title={d.delivery_id}>
+                {d.delivery_id.slice(0, 8)}
+              </td>
               <td>
                 <span class="mono">{d.doc_id}</span>
                 <div class="muted">
@@ -106,14 +108,14 @@ export function DeliveriesPanel(props: { api: ApiClient }) {
                 {d.attempts}
               </td>
               <td>
-                {d.last_status_code !== null ? <span>HTTP {d.last_status_code}</span> : null}
+                {d.last_status_code !== null ? <span class="nowrap">HTTP {d.last_status_code}</span> : null}
                 {d.error_code ? (
                   <div class="error-text" data-testid="delivery-error">
                     <strong>{d.error_code}</strong> {d.error_message}
                   </div>
                 ) : null}
               </td>
-              <td>{when(d.updated_at)}</td>
+              <td class="nowrap">{when(d.updated_at)}</td>
               <td>
                 <button type="button" data-testid="delivery-retry" disabled={retry.pending} onClick={() => void retry.run(d.delivery_id)}>
                   Retry
