@@ -8,12 +8,14 @@ import { createReadyDatabase, startTestApp, type TestApp } from "../helpers/harn
 import { SLACK_ROOT, slackThread } from "../context-graph/graph-fixtures.js";
 
 // A chain of documents, each referencing the next: at depth 1 every expansion reaches one more.
-const chain = ["a", "b", "c", "d"].map((letter, i, all) => ({
-  id: `doc-${letter}`,
+// The last id holds a "/" (a repository path), which must travel through the explorer intact.
+const chainIds = ["doc-a", "doc-b", "doc-c", "notes/doc-d"];
+const chain = chainIds.map((id, i) => ({
+  id,
   type: "document",
-  title: `Design note ${letter.toUpperCase()}`,
-  content: { text: `Design note ${letter.toUpperCase()} about the billing service.` },
-  ...(i < all.length - 1 ? { relations: { ids: [`doc-${all[i + 1] ?? ""}`] } } : {}),
+  title: `Design note ${i + 1}`,
+  content: { text: `Design note ${i + 1} about the billing service.` },
+  ...(i < chainIds.length - 1 ? { relations: { ids: [chainIds[i + 1] ?? ""] } } : {}),
 }));
 
 let browser: Browser;
@@ -101,14 +103,14 @@ test("expanding: a double-click on the canvas and the Expand button merge a node
   await listed(page, "item:doc-c").getByRole("button").click();
   assert.equal(await page.getByTestId("node-details").getAttribute("data-node-id"), "item:doc-c");
   await page.getByTestId("node-expand").click();
-  await listed(page, "item:doc-d").waitFor();
-  assert.deepEqual(await nodeIds(page), ["item:doc-a", "item:doc-b", "item:doc-c", "item:doc-d"]);
+  await listed(page, "item:notes/doc-d").waitFor();
+  assert.deepEqual(await nodeIds(page), ["item:doc-a", "item:doc-b", "item:doc-c", "item:notes/doc-d"]);
   assert.equal(await page.getByTestId("node-expand").textContent(), "Expanded");
 
-  await listed(page, "item:doc-d").getByRole("button").click();
+  await listed(page, "item:notes/doc-d").getByRole("button").click();
   await page.getByTestId("node-open-item").click();
   await page.getByTestId("screen-item").waitFor();
-  assert.equal(new URL(page.url()).hash, "#/items/doc-d");
+  assert.equal(new URL(page.url()).hash, "#/items/notes%2Fdoc-d");
   assert.deepEqual(problems, []);
 });
 

@@ -5,6 +5,7 @@ import { useState } from "preact/hooks";
 import { Badge, when } from "../connectors/connector-format.js";
 import { CreateConnectorForm } from "../connectors/create-connector-form.js";
 import { ErrorBanner } from "../ui/error-banner.js";
+import { hashWithId } from "../ui/hash-route.js";
 import { Page, Panel } from "../ui/page.js";
 import type { ScreenProps } from "../ui/screen.js";
 import { Table } from "../ui/table.js";
@@ -35,7 +36,7 @@ export function ConnectorsScreen(props: ScreenProps) {
             api={api}
             database={props.database}
             collection={props.collection}
-            onCreated={(id) => props.navigate(`#/connectors/${encodeURIComponent(id)}`)}
+            onCreated={(id) => props.navigate(hashWithId("/connectors", id))}
           />
         </Panel>
       ) : null}
@@ -50,7 +51,7 @@ export function ConnectorsScreen(props: ScreenProps) {
             {
               label: "Name",
               cell: (c) => (
-                <a href={`#/connectors/${encodeURIComponent(c.connector_id)}`} data-testid="connector-link">
+                <a href={hashWithId("/connectors", c.connector_id)} data-testid="connector-link">
                   {c.name}
                 </a>
               ),

@@ -11,6 +11,7 @@ import { NodeDetails } from "../graph/node-details.js";
 import { subgraphToGraph } from "../graph/subgraph-mapping.js";
 import { useStoredNumber } from "../graph/use-stored-number.js";
 import { ErrorBanner } from "../ui/error-banner.js";
+import { hashWithId } from "../ui/hash-route.js";
 import { NeedsDatabase, Page, Panel } from "../ui/page.js";
 import type { ScreenProps } from "../ui/screen.js";
 
@@ -70,7 +71,7 @@ export function SubgraphScreen(props: ScreenProps) {
   const open = (event: Event): void => {
     event.preventDefault();
     const id = idInput.trim();
-    if (id !== "") props.navigate(`#/subgraph/${encodeURIComponent(id)}`);
+    if (id !== "") props.navigate(hashWithId("/subgraph", id));
   };
 
   const { nodes, edges } = drawing.graph;
@@ -141,7 +142,7 @@ export function SubgraphScreen(props: ScreenProps) {
                         type="button"
                         class="primary"
                         data-testid="node-open-item"
-                        onClick={() => props.navigate(`#/items/${encodeURIComponent(selected.itemId ?? "")}`)}
+                        onClick={() => props.navigate(hashWithId("/items", selected.itemId ?? ""))}
                       >
                         Open item
                       </button>
