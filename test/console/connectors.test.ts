@@ -178,6 +178,17 @@ test("connectors: a second sync while one runs is shown as 409 CONNECTOR_CONFLIC
     slack.failCalls({ count: 0 });
   }
 
+  // Settings: an interval outside the provider's bounds is refused with its code; a valid one is saved.
+  await page.getByTestId("settings-interval").fill("10");
+  await page.getByTestId("settings-save").click();
+  const refused = page.locator('[data-testid="connector-settings"] [data-testid="error-banner"]');
+  await refused.waitFor();
+  assert.equal(await refused.getByTestId("error-code").textContent(), "INVALID_INPUT");
+  await page.getByTestId("settings-interval").fill("900");
+  await page.getByTestId("settings-save").click();
+  await page.locator('[data-testid="connector-settings"] .notice', { hasText: "Saved: sync every 900 s" }).waitFor();
+  assert.equal((await connector(app, id)).sync_interval_seconds, 900);
+
   await page.getByTestId("resource-remove-C0TEAM02").click();
   await page.getByTestId("resource-remove-C0TEAM02-confirm").click();
   await resourceRow(page, "C0TEAM02").waitFor({ state: "detached" });

@@ -75,6 +75,13 @@ test("Cypher console: create a graph database, write with params, read nodes and
   await page.locator('[data-testid="cypher-summary"]', { hasText: "2 rows" }).waitFor();
   assert.equal(await page.getByTestId("cypher-graph").count(), 0);
   assert.deepEqual(await page.locator('[data-testid="cypher-row"] td:first-child').allTextContents(), ["Ada", "Grace"]);
+
+  // Dropping the collection (two clicks) removes the graph from the service and the list.
+  await page.getByTestId("drop-collection-people").click();
+  await page.getByTestId("drop-collection-people-confirm").click();
+  await page.getByTestId("graph-collection").waitFor({ state: "detached" });
+  const left = await app.request("GET", "/byog/collections", { query: { database: "social" } });
+  assert.deepEqual(field(left.body, "collections"), []);
   assert.deepEqual(problems, []);
 });
 

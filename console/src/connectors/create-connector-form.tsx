@@ -143,11 +143,11 @@ export function CreateConnectorForm(props: CreateConnectorFormProps) {
               <input value={scope} placeholder="from the provider when empty" onInput={(e) => setScope(e.currentTarget.value)} />
             </label>
             <label>
-              Sync every (seconds)
+              <span>
+                Sync every (seconds, {descriptor.data.min_sync_interval_seconds} to {descriptor.data.max_sync_interval_seconds})
+              </span>
               <input
                 type="number"
-                min={descriptor.data.min_sync_interval_seconds}
-                max={descriptor.data.max_sync_interval_seconds}
                 placeholder={String(descriptor.data.default_sync_interval_seconds)}
                 value={syncInterval}
                 onInput={(e) => setSyncInterval(e.currentTarget.value)}

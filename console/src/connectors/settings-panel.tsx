@@ -53,15 +53,11 @@ export function SettingsPanel(props: { api: ApiClient; connector: Connector; onC
       }}
     >
       <label>
-        Sync every (seconds)
-        <input
-          type="number"
-          data-testid="settings-interval"
-          min={descriptor.data?.min_sync_interval_seconds}
-          max={descriptor.data?.max_sync_interval_seconds}
-          value={interval}
-          onInput={(e) => setSyncInterval(e.currentTarget.value)}
-        />
+        <span>
+          Sync every (seconds
+          {descriptor.data ? `, ${descriptor.data.min_sync_interval_seconds} to ${descriptor.data.max_sync_interval_seconds}` : ""})
+        </span>
+        <input type="number" data-testid="settings-interval" value={interval} onInput={(e) => setSyncInterval(e.currentTarget.value)} />
       </label>
       <label>
         Custom instructions (applied from the next sync)
