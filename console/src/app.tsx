@@ -84,7 +84,15 @@ export function App() {
         </header>
         <main class="content">
           {Screen && route ? (
-            <Screen key={path} api={api} database={database} collection={collection} params={route.params} navigate={navigate} />
+            <Screen
+              key={path}
+              api={api}
+              database={database}
+              collection={collection}
+              params={route.params}
+              navigate={navigate}
+              chooseDatabase={chooseDatabase}
+            />
           ) : (
             <div class="page" data-testid="not-found">
               <h1>Nothing here</h1>

@@ -1,10 +1,134 @@
+import { useState } from "preact/hooks";
+import type { ApiClient } from "../../../src/client/api-client.js";
+import { ErrorBanner } from "../ui/error-banner.js";
+import { parseJsonObject, parseList } from "../ui/json-input.js";
+import { NeedsDatabase, Page, Panel } from "../ui/page.js";
 import type { ScreenProps } from "../ui/screen.js";
-import { Page } from "../ui/page.js";
+import { useAction } from "../ui/use-polling.js";
+import { QueryForm, type QueryParams } from "./query-form.js";
+import { postQuery, QueryResults, type QueryAnswer } from "./query-results.js";
 
-export function QueryScreen(_props: ScreenProps) {
+interface Answered {
+  readonly answer: QueryAnswer;
+  /** The query's request id (X-Request-ID): what feedback refers to. */
+  readonly requestId: string;
+  readonly latencyMs: number;
+}
+
+function numberOrNull(text: string, field: string): number | null {
+  if (text.trim() === "") return null;
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw new Error(`${field} must be a number`);
+  return value;
+}
+
+async function runQuery(api: ApiClient, database: string, collection: string | null, p: QueryParams): Promise<Answered> {
+  const alpha = p.alpha.trim() === "" || p.alpha.trim() === "auto" ? p.alpha.trim() || null : numberOrNull(p.alpha, "Alpha");
+  const body = {
+    database,
+    collection,
+    query: p.query,
+    type: p.type,
+    query_by: p.queryBy,
+    ...(p.operator !== "" ? { operator: p.operator } : {}),
+    mode: p.mode,
+    graph_context: p.graphContext,
+    query_forceful_relations: p.forcefulRelations,
+    query_apps: p.queryApps,
+    metadata_filters: parseJsonObject(p.metadataFilters, "Metadata filters"),
+    max_results: numberOrNull(p.maxResults, "Top-k"),
+    alpha: alpha === "auto" ? ("auto" as const) : (alpha as number | null),
+    recency_bias: numberOrNull(p.recencyBias, "Recency bias"),
+    acl: parseList(p.acl),
+  };
+  const started = performance.now();
+  const { answer, requestId } = await postQuery(api, body);
+  return { answer, requestId, latencyMs: Math.round(performance.now() - started) };
+}
+
+function Feedback(props: { api: ApiClient; database: string; collection: string | null; requestId: string }) {
+  const send = useAction(async (rating: "positive" | "negative") => {
+    const body = {
+      request_id: props.requestId,
+      rating,
+      feedback: rating === "positive" ? "thumbs up from the console" : "thumbs down from the console",
+      database: props.database,
+      ...(props.collection !== null ? { collection: props.collection } : {}),
+    };
+    return { rating, answer: await props.api.call(props.api.raw.POST("/feedback", { body })) };
+  });
+  const recorded = send.data;
   return (
-    <Page title="Query playground" testId="screen-query">
-      <p class="hint">Coming soon.</p>
+    <div class="feedback" data-testid="feedback">
+      <span class="hint">Was this answer useful?</span>
+      <button
+        type="button"
+        data-testid="thumbs-up"
+        class={recorded?.rating === "positive" ? "selected" : undefined}
+        disabled={send.pending}
+        onClick={() => void send.run("positive")}
+        title="Thumbs up"
+      >
+        👍 Yes
+      </button>
+      <button
+        type="button"
+        data-testid="thumbs-down"
+        class={recorded?.rating === "negative" ? "selected" : undefined}
+        disabled={send.pending}
+        onClick={() => void send.run("negative")}
+        title="Thumbs down"
+      >
+        👎 No
+      </button>
+      {recorded?.answer.recorded ? (
+        <span class="notice" data-testid="feedback-recorded" data-feedback-id={recorded.answer.feedback_id}>
+          Recorded {recorded.rating} feedback
+        </span>
+      ) : null}
+      <ErrorBanner error={send.error} />
+    </div>
+  );
+}
+
+/** Try POST /query with every parameter, read the ranked chunks and graph context, rate the answer. */
+export function QueryScreen(props: ScreenProps) {
+  const { api, database, collection } = props;
+  const [result, setResult] = useState<Answered | null>(null);
+  const run = useAction(async (p: QueryParams) => {
+    if (database === null) return null;
+    const answered = await runQuery(api, database, collection, p);
+    setResult(answered);
+    return answered;
+  });
+
+  return (
+    <Page title="Query playground" subtitle="Every parameter of POST /query, against the database and collection chosen above." testId="screen-query">
+      {database === null ? (
+        <NeedsDatabase />
+      ) : (
+        <>
+          <Panel>
+            <QueryForm onRun={(p) => void run.run(p)} pending={run.pending} />
+            <ErrorBanner error={run.error} />
+          </Panel>
+          {result ? (
+            <>
+              <div class="answer-bar" data-testid="answer-bar">
+                <span class="hint">
+                  Request{" "}
+                  <span class="mono" data-testid="query-request-id">
+                    {result.requestId}
+                  </span>{" "}
+                  · {result.latencyMs} ms
+                </span>
+                <Feedback key={result.requestId} api={api} database={database} collection={collection} requestId={result.requestId} />
+              </div>
+              <QueryResults answer={result.answer} />
+            </>
+          ) : null}
+        </>
+      )}
     </Page>
   );
 }

@@ -22,7 +22,7 @@ export function navigate(hash: string): void {
 
 /**
  * Matches a path against a pattern such as `/items/:id`. A parameter is one path segment,
- * percent-decoded, so an id holding `/` travels encoded (see `itemHash`).
+ * percent-decoded, so an id holding `/` travels encoded (see `hashWithId`).
  */
 export function matchPattern(pattern: string, path: string): Record<string, string> | null {
   const want = pattern.split("/");
@@ -42,6 +42,9 @@ export function matchPattern(pattern: string, path: string): Record<string, stri
       }
     } else if (w !== g) return null;
   }
+  // `#/items/<id>?type=memory`: query parameters join the path's (which win on a clash).
+  const query = new URLSearchParams(path.split("?")[1] ?? "");
+  for (const [k, v] of query) params[k] ??= v;
   return params;
 }
 

@@ -11,4 +11,6 @@ export interface ScreenProps {
   params: Record<string, string>;
   /** Goes to another screen: `navigate("#/items")`. */
   navigate(hash: string): void;
+  /** Makes a database the one in the header (the Databases screen's "Use" button). */
+  chooseDatabase?(name: string | null): void;
 }

@@ -61,15 +61,18 @@ export function useApi<T>(fn: () => Promise<T>, deps: readonly unknown[]): Polle
   return usePolling(fn, 0, deps);
 }
 
-/** Runs an action (create, delete, save), keeping its pending state and its error for the screen. */
+/** Runs an action (create, delete, save), keeping its pending state, last answer and error for the screen. */
 export function useAction<A extends unknown[], R>(action: (...args: A) => Promise<R>) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [data, setData] = useState<R | null>(null);
   const run = async (...args: A): Promise<R | null> => {
     setPending(true);
     setError(null);
     try {
-      return await action(...args);
+      const result = await action(...args);
+      setData(result);
+      return result;
     } catch (failure) {
       setError(failure);
       return null;
@@ -77,5 +80,5 @@ export function useAction<A extends unknown[], R>(action: (...args: A) => Promis
       setPending(false);
     }
   };
-  return { run, pending, error, clearError: () => setError(null) };
+  return { run, pending, error, data, clearError: () => setError(null) };
 }
