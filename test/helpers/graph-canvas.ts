@@ -9,6 +9,8 @@ interface Registered {
 /** The page coordinates of the node's centre on the canvas. */
 async function nodeOnCanvas(page: Page, nodeId: string, canvasTestId = "graph-canvas"): Promise<{ x: number; y: number }> {
   const canvas = page.getByTestId(canvasTestId).first();
+  // cytoscape is loaded on demand: wait until the canvas has it
+  await page.locator(`[data-testid="${canvasTestId}"][data-ready="true"]`).first().waitFor();
   const box = await canvas.boundingBox();
   if (box === null) throw new Error("the graph canvas is not visible");
   const at = await canvas.evaluate((element, id) => {

@@ -1,8 +1,8 @@
 // The cytoscape canvas shared by the subgraph explorer and the Cypher console. It keeps one
 // cytoscape instance for its lifetime and applies each new nodes/edges list as a diff, so an
 // expansion adds elements beside their neighbours instead of redrawing from scratch.
-import cytoscape, { type Core, type ElementDefinition, type EventObject, type NodeSingular } from "cytoscape";
-import { useEffect, useRef } from "preact/hooks";
+import type { Core, ElementDefinition, EventObject, NodeSingular } from "cytoscape";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { GraphEdge, GraphNode } from "./graph-model.js";
 import { shortLabel } from "./graph-model.js";
 import { colourOf, GRAPH_STYLE, kindColours } from "./graph-style.js";
@@ -104,40 +104,54 @@ export function GraphView(props: GraphViewProps) {
   const current = useRef(props);
   current.current = props;
 
+  // Cytoscape is most of the console's code; it is loaded (a chunk of its own) when a graph is
+  // first shown, so the other screens open without it.
+  const [loaded, setLoaded] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
   useEffect(() => {
-    if (container.current === null) return;
-    claimCytoscapeStylesheet();
-    const cy = cytoscape({ container: container.current, style: GRAPH_STYLE, minZoom: 0.2, maxZoom: 3, boxSelectionEnabled: false });
-    const model = (id: string): GraphNode | undefined => current.current.nodes.find((n) => n.id === id);
-    cy.on("tap", "node", (event) => {
-      const node = model(tappedId(event));
-      if (node) current.current.onSelect?.(node);
-    });
-    cy.on("tap", (event) => {
-      if (event.target === cy) current.current.onSelect?.(null);
-    });
-    cy.on("dbltap", "node", (event) => {
-      const node = model(tappedId(event));
-      if (node) current.current.onExpand?.(node);
-    });
-    instance.current = cy;
+    let cy: Core | null = null;
+    let gone = false;
+    import("cytoscape").then(
+      ({ default: cytoscape }) => {
+        if (gone || container.current === null) return;
+        claimCytoscapeStylesheet();
+        const created = cytoscape({ container: container.current, style: GRAPH_STYLE, minZoom: 0.2, maxZoom: 3, boxSelectionEnabled: false });
+        const model = (id: string): GraphNode | undefined => current.current.nodes.find((n) => n.id === id);
+        created.on("tap", "node", (event) => {
+          const node = model(tappedId(event));
+          if (node) current.current.onSelect?.(node);
+        });
+        created.on("tap", (event) => {
+          if (event.target === created) current.current.onSelect?.(null);
+        });
+        created.on("dbltap", "node", (event) => {
+          const node = model(tappedId(event));
+          if (node) current.current.onExpand?.(node);
+        });
+        cy = created;
+        instance.current = created;
+        setLoaded(true);
+      },
+      (failure: unknown) => setLoadError(failure instanceof Error ? failure.message : String(failure)),
+    );
     return () => {
+      gone = true;
       instance.current = null;
-      cy.destroy();
+      cy?.destroy();
     };
   }, []);
 
   useEffect(() => {
     const cy = instance.current;
     if (cy) applyElements(cy, props.nodes, props.edges);
-  }, [props.nodes, props.edges]);
+  }, [loaded, props.nodes, props.edges]);
 
   useEffect(() => {
     const cy = instance.current;
     if (!cy) return;
     cy.elements(":selected").unselect();
     if (props.selectedId) cy.getElementById(props.selectedId).select();
-  }, [props.selectedId, props.nodes]);
+  }, [loaded, props.selectedId, props.nodes]);
 
   return (
     <div
@@ -148,6 +162,9 @@ export function GraphView(props: GraphViewProps) {
       data-testid={props.testId ?? "graph-canvas"}
       data-node-count={props.nodes.length}
       data-edge-count={props.edges.length}
-    />
+      data-ready={loaded ? "true" : "false"}
+    >
+      {loadError ? <p class="error-text">The graph drawing could not be loaded ({loadError}); the lists beside it hold the same nodes and edges.</p> : null}
+    </div>
   );
 }
