@@ -69,8 +69,8 @@ function applyElements(cy: Core, nodes: readonly GraphNode[], edges: readonly Gr
     randomize: firstDrawing,
     fit: true,
     padding: 40,
-    nodeRepulsion: () => 400_000,
-    idealEdgeLength: () => 110,
+    nodeRepulsion: () => 60_000,
+    idealEdgeLength: () => 90,
     nodeOverlap: 20,
     componentSpacing: 80,
   }).run();

@@ -67,64 +67,66 @@ export function DeliveriesPanel(props: { api: ApiClient }) {
           {note}
         </p>
       ) : null}
-      <table class="table" data-testid="deliveries-table">
-        <thead>
-          <tr>
-            <th>Delivery</th>
-            <th>Item</th>
-            <th>Outcome</th>
-            <th>Status</th>
-            <th class="num">Attempts</th>
-            <th>Last answer</th>
-            <th>Updated</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
+      <div class="table-scroll">
+        <table class="table" data-testid="deliveries-table">
+          <thead>
             <tr>
-              <td class="empty" colSpan={8}>
-                {first.data === null ? "Loading…" : "No deliveries yet. One is recorded when an item finishes indexing."}
-              </td>
+              <th>Delivery</th>
+              <th>Item</th>
+              <th>Outcome</th>
+              <th>Status</th>
+              <th class="num">Attempts</th>
+              <th>Last answer</th>
+              <th>Updated</th>
+              <th />
             </tr>
-          ) : null}
-          {rows.map((d) => (
-            <tr key={d.delivery_id} data-testid="delivery-row" data-delivery-id={d.delivery_id} data-status={d.status}>
-              <td class="mono" title={d.delivery_id}>
-                {d.delivery_id.slice(0, 8)}
-              </td>
-              <td>
-                <span class="mono">{d.doc_id}</span>
-                <div class="muted">
-                  {d.database}
-                  {d.collection ? ` / ${d.collection}` : ""}
-                </div>
-              </td>
-              <td>{d.indexing_status}</td>
-              <td>
-                <Badge value={d.status} testId="delivery-status" />
-              </td>
-              <td class="num" data-testid="delivery-attempts">
-                {d.attempts}
-              </td>
-              <td>
-                {d.last_status_code !== null ? <span class="nowrap">HTTP {d.last_status_code}</span> : null}
-                {d.error_code ? (
-                  <div class="error-text" data-testid="delivery-error">
-                    <strong>{d.error_code}</strong> {d.error_message}
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td class="empty" colSpan={8}>
+                  {first.data === null ? "Loading…" : "No deliveries yet. One is recorded when an item finishes indexing."}
+                </td>
+              </tr>
+            ) : null}
+            {rows.map((d) => (
+              <tr key={d.delivery_id} data-testid="delivery-row" data-delivery-id={d.delivery_id} data-status={d.status}>
+                <td class="mono nowrap" title={d.delivery_id}>
+                  {d.delivery_id.slice(0, 8)}
+                </td>
+                <td>
+                  <span class="mono break">{d.doc_id}</span>
+                  <div class="muted">
+                    {d.database}
+                    {d.collection ? ` / ${d.collection}` : ""}
                   </div>
-                ) : null}
-              </td>
-              <td class="nowrap">{when(d.updated_at)}</td>
-              <td>
-                <button type="button" data-testid="delivery-retry" disabled={retry.pending} onClick={() => void retry.run(d.delivery_id)}>
-                  Retry
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                </td>
+                <td>{d.indexing_status}</td>
+                <td>
+                  <Badge value={d.status} testId="delivery-status" />
+                </td>
+                <td class="num" data-testid="delivery-attempts">
+                  {d.attempts}
+                </td>
+                <td>
+                  {d.last_status_code !== null ? <span class="nowrap">HTTP {d.last_status_code}</span> : null}
+                  {d.error_code ? (
+                    <div class="error-text" data-testid="delivery-error">
+                      <strong>{d.error_code}</strong> {d.error_message}
+                    </div>
+                  ) : null}
+                </td>
+                <td class="nowrap">{when(d.updated_at)}</td>
+                <td>
+                  <button type="button" data-testid="delivery-retry" disabled={retry.pending} onClick={() => void retry.run(d.delivery_id)}>
+                    Retry
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {cursor !== null ? (
         <button type="button" data-testid="deliveries-more" disabled={more.pending} onClick={() => void more.run(cursor)}>
           Older deliveries

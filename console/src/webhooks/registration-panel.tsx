@@ -75,7 +75,7 @@ export function RegistrationPanel(props: RegistrationPanelProps) {
             onInput={(e) => setUrl(e.currentTarget.value)}
           />
         </label>
-        <label class="checkbox">
+        <label class="inline">
           <input type="checkbox" data-testid="webhook-generate-secret" checked={generate} onChange={(e) => setGenerate(e.currentTarget.checked)} />
           Generate a new signing secret (shown once)
         </label>
