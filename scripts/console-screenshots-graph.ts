@@ -61,7 +61,7 @@ export async function graphScreens(): Promise<GraphScreens> {
         await page.getByTestId("cypher-run").click();
         await page.locator('[data-testid="graph-canvas"][data-ready="true"]').waitFor();
         // the picture shows the answer: the query form scrolls out at the top
-        await page.getByTestId("cypher-query").evaluate((element) => element.scrollIntoView({ block: "start" }));
+        await page.evaluate(`document.querySelector('[data-testid="cypher-query"]').scrollIntoView({ block: "start" })`);
       },
     },
     { name: "connectors", hash: "#/connectors", prepare: (page) => page.getByTestId("connector-link").first().waitFor() },
