@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { chooseScope, launchBrowser, newConsolePage, openConsole } from "../helpers/browser.js";
+import { chooseScope, launchBrowser, newConsolePage, openConsole, waitForCount } from "../helpers/browser.js";
 import { ingestApp, sourceIds, listContext } from "../helpers/context.js";
 import { createReadyDatabase, field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
@@ -44,7 +44,7 @@ test("items: browse, filter by metadata and source type, open one; edit its meta
   await page.getByTestId("filter-metadata").fill('{"team": "eng"}');
   await page.getByTestId("apply-filters").click();
   await page.getByTestId("page-info").getByText("Page 1 of 1").waitFor();
-  await page.waitForFunction("document.querySelectorAll('[data-testid=item-link]').length === 1");
+  await waitForCount(page.getByTestId("item-link"), 1);
   assert.deepEqual(await titles(), ["Build notes"]);
 
   // A filter that is not JSON is refused in the page with a readable reason.
@@ -56,7 +56,7 @@ test("items: browse, filter by metadata and source type, open one; edit its meta
   await page.getByTestId("filter-metadata").fill("");
   await page.getByTestId("filter-source-type").fill("markdown");
   await page.getByTestId("apply-filters").click();
-  await page.waitForFunction("document.querySelectorAll('[data-testid=item-link]').length === 1");
+  await waitForCount(page.getByTestId("item-link"), 1);
   assert.deepEqual(await titles(), ["Deployment guide"]);
 
   // Open it: its indexed content and the signed download link.

@@ -2,7 +2,7 @@
 // no browser. One browser per test file, a fresh page (its own context: storage, cookies) per test.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { ensureConsoleBuilt } from "./console-build.js";
 
 // Without the background-networking flags Chromium keeps dialing Google's services, which on a
@@ -20,7 +20,7 @@ const CHROMIUM_ARGS = [
 ];
 
 /** How long a step waits for the page to show what it expects: generous, the machine is shared. */
-export const UI_TIMEOUT_MS = 30_000;
+const UI_TIMEOUT_MS = 30_000;
 
 export async function launchBrowser(): Promise<Browser> {
   await ensureConsoleBuilt();
@@ -65,10 +65,10 @@ export async function chooseScope(page: Page, database: string, collection?: str
 }
 
 /** Writes a PNG of the page to `dir/name.png` (default: test-results/console/), returning its path. */
-export async function screenshot(page: Page, name: string, dir = resolve("test-results", "console")): Promise<string> {
+export async function screenshot(page: Page, name: string, dir = resolve("test-results", "console"), fullPage = true): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }
 
@@ -76,4 +76,18 @@ export async function screenshot(page: Page, name: string, dir = resolve("test-r
 export async function pageStorage(page: Page): Promise<{ session: Record<string, string>; localCount: number }> {
   // A string expression: the test's own tsconfig has no DOM types.
   return page.evaluate<{ session: Record<string, string>; localCount: number }>("({ session: { ...sessionStorage }, localCount: localStorage.length })");
+}
+
+/**
+ * Waits until `locator` matches exactly `count` elements. Polls from the test side: the console's
+ * CSP forbids eval, which page.waitForFunction with a string relies on.
+ */
+export async function waitForCount(locator: Locator, count: number, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let seen = await locator.count();
+  while (seen !== count) {
+    if (Date.now() > deadline) throw new Error(`expected ${count} elements, still ${seen} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+    seen = await locator.count();
+  }
 }

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { ApiClient } from "../../../src/client/api-client.js";
 import { ConfirmButton } from "../ui/confirm-button.js";
 import { ErrorBanner } from "../ui/error-banner.js";
@@ -57,6 +57,8 @@ export function DatabasesScreen(props: ScreenProps) {
   const list = usePolling(() => loadDatabases(api), REFRESH_MS, [api]);
   const [name, setName] = useState("");
   const [selected, setSelected] = useState<string | null>(props.database);
+  // Choosing a database in the header shows its collections here too.
+  useEffect(() => setSelected(props.database), [props.database]);
   const create = useAction(async (database: string) => api.call(api.raw.POST("/databases", { body: { database } })));
   const remove = useAction(async (database: string) => api.call(api.raw.DELETE("/databases", { body: { database } })));
   const collections = usePolling(

@@ -16,7 +16,7 @@ export interface QueryParams {
   readonly acl: string;
 }
 
-export const DEFAULT_QUERY: QueryParams = {
+const DEFAULT_QUERY: QueryParams = {
   query: "",
   type: "knowledge",
   queryBy: "hybrid",
@@ -74,8 +74,8 @@ export function QueryForm(props: { onRun: (params: QueryParams) => void; pending
         <label>
           Query by
           <select data-testid="query-by" value={p.queryBy} onChange={(e) => set("queryBy", e.currentTarget.value as QueryParams["queryBy"])}>
-            <option value="hybrid">Hybrid (semantic + keyword)</option>
-            <option value="text">Text (keyword)</option>
+            <option value="hybrid">Hybrid</option>
+            <option value="text">Text (keyword only)</option>
           </select>
         </label>
         <label>

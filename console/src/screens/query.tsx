@@ -46,6 +46,18 @@ async function runQuery(api: ApiClient, database: string, collection: string | n
   return { answer, requestId, latencyMs: Math.round(performance.now() - started) };
 }
 
+/** A thumb drawn inline (emoji fonts are not everywhere; no icon font is loaded). */
+function ThumbIcon(props: { down?: boolean }) {
+  return (
+    <svg class={`icon${props.down ? " down" : ""}`} viewBox="0 0 24 24" aria-hidden="true">
+      <path
+        fill="currentColor"
+        d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.4-1.1L13.2 1 6.6 7.6c-.4.4-.6.9-.6 1.4v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1c.1-.2.2-.5.2-.7v-2z"
+      />
+    </svg>
+  );
+}
+
 function Feedback(props: { api: ApiClient; database: string; collection: string | null; requestId: string }) {
   const send = useAction(async (rating: "positive" | "negative") => {
     const body = {
@@ -69,7 +81,7 @@ function Feedback(props: { api: ApiClient; database: string; collection: string 
         onClick={() => void send.run("positive")}
         title="Thumbs up"
       >
-        👍 Yes
+        <ThumbIcon /> Yes
       </button>
       <button
         type="button"
@@ -79,7 +91,7 @@ function Feedback(props: { api: ApiClient; database: string; collection: string 
         onClick={() => void send.run("negative")}
         title="Thumbs down"
       >
-        👎 No
+        <ThumbIcon down /> No
       </button>
       {recorded?.answer.recorded ? (
         <span class="notice" data-testid="feedback-recorded" data-feedback-id={recorded.answer.feedback_id}>

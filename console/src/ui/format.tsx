@@ -14,7 +14,7 @@ export function formatTime(iso: string | null | undefined): string {
 }
 
 /** The badge colour of a status word: finished, failed, or on its way. */
-export function statusTone(status: string): "ok" | "bad" | "warn" {
+function statusTone(status: string): "ok" | "bad" | "warn" {
   if (["ready", "completed", "success", "recorded", "active"].includes(status)) return "ok";
   if (["errored", "failed", "error"].includes(status)) return "bad";
   return "warn";
