@@ -11,6 +11,7 @@ import type { Page } from "playwright-core";
 import { createApplication } from "../src/app.js";
 import { loadConfig } from "../src/platform/config.js";
 import { launchBrowser, newConsolePage, openConsole, screenshot } from "../test/helpers/browser.js";
+import { graphScreens } from "./console-screenshots-graph.js";
 
 interface Screen {
   readonly name: string;
@@ -34,6 +35,8 @@ const GUIDE = [
 ].join("\n");
 const PRICES = ["plan,seats,price_eur", "starter,5,49", "team,25,199", "enterprise,250,1490", ""].join("\n");
 
+// The graph, Cypher, connector and webhook screens bring their own sample data and local fakes.
+const graph = await graphScreens();
 const SCREENS: readonly Screen[] = [
   { name: "databases", hash: "#/databases", prepare: (page) => page.getByTestId("collections-list").waitFor() },
   {
@@ -60,6 +63,7 @@ const SCREENS: readonly Screen[] = [
       await page.getByTestId("feedback-recorded").waitFor();
     },
   },
+  ...graph.screens,
 ];
 
 const wanted = process.argv.slice(2);
@@ -69,7 +73,16 @@ const screens = wanted.length === 0 ? SCREENS : SCREENS.filter((s) => wanted.inc
 
 const dataDir = mkdtempSync(join(tmpdir(), "cs-screens-"));
 const key = `screens-${randomBytes(24).toString("hex")}`;
-const config = loadConfig({ ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, BOOTSTRAP_API_KEY: key, LOG_LEVEL: "warn", JOB_POLL_MS: "50" });
+const config = loadConfig({
+  ...process.env,
+  ...graph.env,
+  PORT: "0",
+  HOST: "127.0.0.1",
+  DATA_DIR: dataDir,
+  BOOTSTRAP_API_KEY: key,
+  LOG_LEVEL: "warn",
+  JOB_POLL_MS: "50",
+});
 const app = await createApplication(config);
 await app.server.listen({ port: 0, host: "127.0.0.1" });
 app.worker.start();
@@ -164,6 +177,7 @@ mkdirSync(outDir, { recursive: true });
 const browser = await launchBrowser();
 try {
   await seed();
+  await graph.seed(api, until);
   for (const screen of screens) {
     const { page, context } = await newConsolePage(browser);
     await openConsole(page, base, key, screen.hash);
@@ -175,5 +189,6 @@ try {
 } finally {
   await browser.close();
   await app.close();
+  await graph.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

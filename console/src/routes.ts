@@ -1,11 +1,16 @@
 // The route table: each hash route and the screen it shows. Entries with a `nav` label appear in
 // the left navigation, in this order, under their section.
 import type { FunctionComponent } from "preact";
+import { ConnectorDetailScreen } from "./screens/connector-detail.js";
+import { ConnectorsScreen } from "./screens/connectors.js";
+import { CypherScreen } from "./screens/cypher.js";
 import { DatabasesScreen } from "./screens/databases.js";
 import { ItemScreen } from "./screens/item.js";
 import { ItemsScreen } from "./screens/items.js";
 import { QueryScreen } from "./screens/query.js";
+import { SubgraphScreen } from "./screens/subgraph.js";
 import { UploadScreen } from "./screens/upload.js";
+import { WebhooksScreen } from "./screens/webhooks.js";
 import type { ScreenProps } from "./ui/screen.js";
 import { matchPattern } from "./ui/hash-route.js";
 
@@ -24,6 +29,12 @@ export const routes: readonly RouteEntry[] = [
   { pattern: "/items", screen: ItemsScreen, nav: "Items", section: "Data" },
   { pattern: "/items/:id", screen: ItemScreen },
   { pattern: "/query", screen: QueryScreen, nav: "Query playground", section: "Explore" },
+  { pattern: "/subgraph", screen: SubgraphScreen, nav: "Graph explorer", section: "Explore" },
+  { pattern: "/subgraph/:id", screen: SubgraphScreen },
+  { pattern: "/cypher", screen: CypherScreen, nav: "Cypher console", section: "Explore" },
+  { pattern: "/connectors", screen: ConnectorsScreen, nav: "Connectors", section: "Integrations" },
+  { pattern: "/connectors/:id", screen: ConnectorDetailScreen },
+  { pattern: "/webhooks", screen: WebhooksScreen, nav: "Webhooks", section: "Integrations" },
 ];
 
 /** Where the console opens when the hash names no route. */
