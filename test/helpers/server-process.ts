@@ -12,6 +12,8 @@ export interface ServerProcess {
   readonly port: number;
   /** Everything the process wrote to stdout so far. */
   stdout(): string;
+  /** Everything it wrote to stderr so far (captured only with `captureStderr`; else inherited). */
+  stderr(): string;
   /** SIGTERM, then waits for the exit (SIGKILL after 10 s). */
   stop(): Promise<void>;
 }
@@ -21,15 +23,30 @@ export interface ServerProcess {
  * build), and waits until /healthz answers. The process is killed by pid when the test ends,
  * whether it passed, failed or timed out.
  */
-export async function startServerProcess(t: TestContext, db: TestDb, env: Record<string, string> = {}): Promise<ServerProcess> {
+export interface ServerProcessOptions {
+  /** What node runs: `src/main.ts` through tsx by default; `["scripts/start.mjs"]` is `npm start`. */
+  readonly args?: readonly string[];
+  readonly captureStderr?: boolean;
+  /** How long the first /healthz may take (default 60 s). */
+  readonly readyTimeoutMs?: number;
+}
+
+export async function startServerProcess(
+  t: TestContext,
+  db: TestDb,
+  env: Record<string, string> = {},
+  options: ServerProcessOptions = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   // Owned: SIGKILLed by pid when the test ends, fails or times out, or when the test file's process exits.
-  const proc = spawnOwned(t, process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const proc = spawnOwned(t, process.execPath, options.args ?? ["--import", "tsx", "src/main.ts"], {
     env: { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LOG_LEVEL: "warn", EMBEDDING_WORKERS: "1", ...env },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", options.captureStderr ? "pipe" : "inherit"],
   });
   let out = "";
+  let err = "";
   proc.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  proc.stderr?.on("data", (chunk: Buffer) => (err += chunk.toString()));
   const exited = once(proc, "exit");
   const stop = async (): Promise<void> => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
@@ -46,11 +63,11 @@ export async function startServerProcess(t: TestContext, db: TestDb, env: Record
   const baseUrl = `http://127.0.0.1:${port}`;
   await eventually(
     async () => {
-      if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}: ${out}`);
+      if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode}: ${out}${err}`);
       return (await fetch(`${baseUrl}/healthz`).catch(() => null))?.ok;
     },
-    60_000,
+    options.readyTimeoutMs ?? 60_000,
     100,
   );
-  return { proc, baseUrl, port, stdout: () => out, stop };
+  return { proc, baseUrl, port, stdout: () => out, stderr: () => err, stop };
 }
