@@ -3176,6 +3176,8 @@ export interface paths {
           type?: "knowledge" | "memory";
           mode?: "auto" | "content" | "url" | "both";
           expiry_seconds?: number;
+          /** @description Also list the item's indexed chunks one by one (`chunks`), in order. */
+          include_chunks?: boolean;
         };
         header?: never;
         path?: never;
@@ -3234,6 +3236,13 @@ export interface paths {
                 expires_at?: string | null;
                 file_name?: string | null;
                 url_expires_at?: string;
+                chunks?: {
+                  chunk_uuid: string;
+                  position: number;
+                  content: string;
+                  section_path: string;
+                  page: number | null;
+                }[];
               };
               /** @enum {object|null} */
               error: never | null;

@@ -64,6 +64,10 @@ test("items: browse, filter by metadata and source type, open one; edit its meta
   await page.getByTestId("screen-item").waitFor();
   assert.equal(await page.getByTestId("item-status").textContent(), "completed");
   assert.match((await page.getByTestId("item-content").textContent()) ?? "", /redeploy the previous container tag/);
+  // Chunk by chunk, as many as the item says it has.
+  const chunkCount = Number(await page.getByTestId("item-chunk-count").textContent());
+  assert.ok(chunkCount >= 1, `the item has chunks (${chunkCount})`);
+  assert.equal(await page.getByTestId("item-chunk").count(), chunkCount);
   assert.equal(await page.getByTestId("explore-graph").getAttribute("href"), "#/subgraph/guide");
   const href = await page.getByTestId("download-link").getAttribute("href");
   assert.ok(href, "a signed download URL");

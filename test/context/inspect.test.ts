@@ -62,6 +62,19 @@ describe("GET /context/inspect", () => {
     assert.equal(d.indexing_status, "completed");
     assert.equal(d.presigned_url, null);
     assert.equal(d.collection, "docs");
+    assert.equal(d.chunks, undefined, "chunks are listed only on request");
+
+    const withChunks = await inspect(t, { database: "docs", id: "gmail:email:m1", include_chunks: "true" });
+    assert.equal(withChunks.status, 200, withChunks.text);
+    const w = field<Row & { chunks: Array<{ position: number; content: string; chunk_uuid: string }>; chunk_count: number }>(withChunks.body, "data");
+    assert.equal(w.chunks.length, w.chunk_count);
+    assert.ok(w.chunk_count >= 1);
+    assert.deepEqual(
+      w.chunks.map((c) => c.position),
+      w.chunks.map((_, i) => i),
+      "in order",
+    );
+    assert.equal(w.chunks.map((c) => c.content).join("\n\n"), w.content, "the indexed text is the chunks joined");
   });
 
   test("a memory: as sent, with inferred content; unknown or expired memories are MEMORY_NOT_FOUND", async () => {

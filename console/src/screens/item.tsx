@@ -26,7 +26,7 @@ export function ItemScreen(props: ScreenProps) {
   const item: ItemRef | null = database === null ? null : { id, database, collection, corpus };
   const inspect = useApi(async () => {
     if (item === null) return null;
-    const query = { id, database: item.database, type: corpus, ...(collection !== null ? { collection } : {}) };
+    const query = { id, database: item.database, type: corpus, include_chunks: true, ...(collection !== null ? { collection } : {}) };
     return api.call(api.raw.GET("/context/inspect", { params: { query } }));
   }, [api, id, database, collection, corpus]);
   const remove = useAction(async () => {
@@ -78,7 +78,9 @@ export function ItemScreen(props: ScreenProps) {
                 <Field label="Note">{data.note}</Field>
                 <Field label="URL">{data.url}</Field>
                 <Field label="App">{[data.app_provider, data.app_kind, data.app_external_id].filter(Boolean).join(" · ")}</Field>
-                <Field label="Chunks">{data.chunk_count}</Field>
+                <Field label="Chunks">
+                  <span data-testid="item-chunk-count">{data.chunk_count}</span>
+                </Field>
                 <Field label="Expires">{formatTime(data.expires_at)}</Field>
               </dl>
             </Panel>
@@ -117,7 +119,22 @@ export function ItemScreen(props: ScreenProps) {
             </Panel>
           ) : null}
           <Panel title={`Content as indexed (${data.chunk_count} chunk${data.chunk_count === 1 ? "" : "s"})`}>
-            <pre data-testid="item-content">{data.content ?? "(no text)"}</pre>
+            <div data-testid="item-content">
+              {data.chunks && data.chunks.length > 0 ? (
+                data.chunks.map((chunk) => (
+                  <div class="chunk" key={chunk.chunk_uuid} data-testid="item-chunk">
+                    <div class="muted mono">
+                      #{chunk.position + 1}
+                      {chunk.section_path ? ` · ${chunk.section_path}` : ""}
+                      {chunk.page !== null ? ` · page ${chunk.page}` : ""}
+                    </div>
+                    <pre>{chunk.content}</pre>
+                  </div>
+                ))
+              ) : (
+                <pre>{data.content ?? "(no text)"}</pre>
+              )}
+            </div>
           </Panel>
           {data.original !== null && data.original !== undefined ? (
             <Panel title="Original record">

@@ -22,6 +22,7 @@ const InspectQuery = Type.Object({
   type: Type.Optional(Type.Union([Type.Literal("knowledge"), Type.Literal("memory")])),
   mode: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("content"), Type.Literal("url"), Type.Literal("both")])),
   expiry_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_URL_EXPIRY_SECONDS })),
+  include_chunks: Type.Optional(Type.Boolean({ description: "Also list the item's indexed chunks one by one (`chunks`), in order." })),
 });
 
 /** RFC 6266 file name: a plain ASCII fallback plus the exact UTF-8 name. */
@@ -47,6 +48,7 @@ export function registerInspectRoutes(app: App, service: InspectService, databas
         mode: req.query.mode ?? "auto",
         expirySeconds: req.query.expiry_seconds ?? 3600,
         baseUrl: publicUrl(),
+        includeChunks: req.query.include_chunks ?? false,
       });
       return sendData(req, reply, data);
     },

@@ -6,7 +6,7 @@ import { signFileToken, verifyFileToken } from "./file-url.js";
 import { appItemText, memoryText } from "./item-render.js";
 import type { ResolvedDatabase } from "../databases/tenancy.js";
 import { itemNotFound, scopeFor } from "./item-scope.js";
-import { ItemStore, orgOf, type ItemRow } from "./store.js";
+import { ItemStore, orgOf, type IndexedChunk, type ItemRow } from "./store.js";
 
 /** `auto`: content for app items and memories, a download URL (and extracted text) for files. */
 export type InspectMode = "auto" | "content" | "url" | "both";
@@ -19,6 +19,8 @@ export interface InspectRequest {
   expirySeconds: number;
   /** `<scheme>://<host>` the download URL is built on. */
   baseUrl: string;
+  /** Also list the indexed chunks one by one. */
+  includeChunks: boolean;
 }
 
 export interface FileDownload {
@@ -61,6 +63,7 @@ export class InspectService {
     const isFile = item.origin === "file" && item.blob_id !== null;
     const wantsContent = r.mode !== "url" || !isFile;
     const wantsUrl = isFile && r.mode !== "content";
+    const chunks = await new ItemStore(this.store.db).indexedChunks(orgOf(item), item.id);
     const out: Record<string, unknown> = {
       success: true,
       message: "ok",
@@ -85,7 +88,7 @@ export class InspectService {
       indexing_status: item.status,
       chunk_count: item.chunk_count,
       original: item.content === null ? null : (JSON.parse(item.content) as unknown),
-      content: wantsContent ? await this.text(item) : null,
+      content: wantsContent ? await this.text(item, chunks) : null,
       content_base64: null,
       presigned_url: null,
       content_type: isFile ? contentTypeOf(item) : "application/json",
@@ -97,6 +100,7 @@ export class InspectService {
       out.inferred_content = item.inferred_content ?? "";
       out.expires_at = iso(item.expires_at);
     }
+    if (r.includeChunks) out.chunks = chunks;
     if (isFile) await this.addFile(out, item, r, wantsUrl);
     return out;
   }
@@ -115,9 +119,8 @@ export class InspectService {
   }
 
   /** The indexed text (chunks in order); before indexing, the text as sent. */
-  private async text(item: ItemRow): Promise<string | null> {
-    const chunks = await new ItemStore(this.store.db).indexedText(orgOf(item), item.id);
-    if (chunks.length > 0) return chunks.join("\n\n");
+  private async text(item: ItemRow, chunks: readonly IndexedChunk[]): Promise<string | null> {
+    if (chunks.length > 0) return chunks.map((c) => c.content).join("\n\n");
     if (item.corpus === "memory") return memoryText(item);
     return appItemText(item)?.text ?? null;
   }

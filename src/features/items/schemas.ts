@@ -107,6 +107,18 @@ export const InspectResultSchema = payloadOf({
   expires_at: Type.Optional(NullableString),
   file_name: Type.Optional(NullableString),
   url_expires_at: Type.Optional(Type.String()),
+  /** With include_chunks=true: the indexed chunks in order. */
+  chunks: Type.Optional(
+    Type.Array(
+      Type.Object({
+        chunk_uuid: Type.String(),
+        position: Type.Integer(),
+        content: Type.String(),
+        section_path: Type.String(),
+        page: Type.Union([Type.Integer(), Type.Null()]),
+      }),
+    ),
+  ),
 });
 
 /** GET /context/files/:token answers the file's bytes with its own content type. */

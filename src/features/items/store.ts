@@ -55,6 +55,15 @@ export type ExpiredItem = Pick<ItemRow, "id" | "source_id" | "org_id" | "databas
  * is scoped by the organization; the few that span organizations on purpose (scheduled upkeep,
  * job handlers working from a job payload) say so in their names.
  */
+/** One indexed chunk of an item, as GET /context/inspect lists it with include_chunks. */
+export interface IndexedChunk {
+  chunk_uuid: string;
+  position: number;
+  content: string;
+  section_path: string;
+  page: number | null;
+}
+
 export class ItemStore {
   constructor(private readonly db: Executor) {}
 
@@ -176,16 +185,15 @@ export class ItemStore {
   }
 
   /** The item's indexed text: its chunks in order (inferred ones left out); empty before indexing. */
-  async indexedText(org: OrgTenancy, itemId: string): Promise<string[]> {
-    const rows = await this.db
+  async indexedChunks(org: OrgTenancy, itemId: string): Promise<IndexedChunk[]> {
+    return this.db
       .selectFrom("context_chunks")
-      .select("content")
+      .select(["chunk_uuid", "position", "content", "section_path", "page"])
       .where("org_id", "=", org.orgId)
       .where("item_id", "=", itemId)
       .where("unit", "is distinct from", "inferred")
       .orderBy("position")
       .execute();
-    return rows.map((r) => r.content);
   }
 
   /** Removes the item's chunks; postings and vectors go with them (ON DELETE CASCADE). */
