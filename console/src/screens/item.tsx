@@ -104,7 +104,9 @@ export function ItemScreen(props: ScreenProps) {
           </div>
           <Panel title="Metadata">
             <MetadataEditor
-              key={json([data.metadata, data.additional_metadata])}
+              // One editor per item: a save refreshes the page's data without remounting it, so its
+              // "saved" notice stays; the editor shows the merged values the PATCH answered.
+              key={`${item.corpus}:${item.id}`}
               api={api}
               item={item}
               metadata={data.metadata}
