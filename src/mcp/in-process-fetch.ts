@@ -1,6 +1,6 @@
 // A fetch that hands each request to the service's own Fastify instance (`inject`) instead of a
 // socket: /mcp's tools call the public routes with the caller's key and go through the same
-// hooks (authentication, tenancy, rate limit, validation, error rendering) as any client.
+// hooks (authentication, tenancy, rate limit, validation, error rendering) as every other client.
 import type { FastifyInstance } from "fastify";
 import { outsideAnyScope } from "../platform/store/row-scope.js";
 
