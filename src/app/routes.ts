@@ -21,7 +21,7 @@ import { registerMcpRoutes } from "../mcp/routes.js";
 import type { Config } from "../platform/config.js";
 import type { App } from "../platform/http/app-type.js";
 import { publicUrlOf } from "../platform/http/public-url.js";
-import { RateLimiter } from "../platform/http/rate-limit.js";
+import { createRateLimiter } from "../platform/http/rate-limit.js";
 import { createServer } from "../platform/http/server.js";
 import type { WorkerPool } from "../platform/jobs/worker-pool.js";
 import { archiveLimitsOf, type ContextFeatures } from "./context-features.js";
@@ -36,7 +36,7 @@ export async function buildServer(config: Config, platform: Platform, context: C
     logger: platform.logger,
     bodyLimitBytes: config.bodyLimitBytes,
     orgs: features.orgs,
-    limiter: new RateLimiter(config.rateLimitPerMinute),
+    limiter: createRateLimiter(store, config.rateLimitPerMinute, platform.logger),
   });
   registerSystemRoutes(server, store);
   const readiness = new DatabaseReadiness(store, {
