@@ -57,8 +57,11 @@ test("request ids: taken from X-Request-ID when it is a UUID, else new; returned
   assert.equal((query.body.meta as { request_id: string }).request_id, chosen);
   const loaded = await eventually(async () => lines().find((l) => l.msg === "search index loaded" && l.reqId === chosen), 5_000);
   assert.equal(loaded.reqId, chosen, "a service's line written through the process logger carries the request id");
-  const ofQuery = lines().filter((l) => l.reqId === chosen);
-  assert.ok(ofQuery.some((l) => l.msg === "incoming request") && ofQuery.some((l) => l.msg === "request completed"), "Fastify's own lines carry it too");
+  // Fastify's own lines carry it too ("request completed" is written once the answer has left).
+  const ofQuery = await eventually(async () => {
+    const found = lines().filter((l) => l.reqId === chosen);
+    return found.some((l) => l.msg === "incoming request") && found.some((l) => l.msg === "request completed") ? found : null;
+  }, 5_000);
   for (const l of ofQuery) assert.equal(JSON.stringify(l).split('"reqId"').length - 1, 1, `reqId once per line: ${JSON.stringify(l)}`);
 
   // Anything else is replaced by a new UUID; a safe non-UUID id is kept on the log lines as the upstream id.
