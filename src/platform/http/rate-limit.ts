@@ -1,4 +1,5 @@
 import type { Store } from "../store/db.js";
+import { Coalescer } from "../util/coalescer.js";
 import { RateLimitStore } from "./rate-limit-store.js";
 
 /** The per-key request budget applied at authentication: 0 when the request may proceed, otherwise the seconds to wait. */
@@ -46,34 +47,53 @@ interface WarnLogger {
 const FALLBACK_LOG_INTERVAL_MS = 60_000;
 
 /**
- * The per-key budget shared by every process on one PostgreSQL: one atomic statement per request
- * (RateLimitStore). When that statement fails (the store refuses writes, a failover), the request
- * is limited by this process's own bucket instead, so reads keep their budget-guarded answers
- * while the store cannot be written.
+ * The per-key budget shared by every process on one PostgreSQL: takes are gathered (group commit,
+ * the takes of one event-loop turn and those arriving while a statement runs) into one atomic
+ * statement for all their keys (RateLimitStore), so concurrent requests of one key cost one row
+ * update, not one each queued on that row's lock. When the statement fails (the store refuses
+ * writes, a failover), the requests are limited by this process's own bucket instead, so reads
+ * keep their budget-guarded answers while the store cannot be written.
  */
 class SharedRateLimiter implements RequestLimiter {
   private lastFallbackLog = 0;
+  private readonly takes: Coalescer<string, number>;
 
   constructor(
     private readonly store: Store,
     private readonly perMinute: number,
     private readonly fallback: RateLimiter,
     private readonly logger: WarnLogger,
-  ) {}
+  ) {
+    this.takes = new Coalescer((keyIds) => this.takeShared(keyIds));
+  }
 
   async take(keyId: string): Promise<number> {
     if (this.perMinute <= 0) return 0;
+    return this.takes.submit(keyId);
+  }
+
+  private async takeShared(keyIds: readonly string[]): Promise<number[]> {
     const tokensPerMs = this.perMinute / 60_000;
+    const requested = new Map<string, number>();
+    for (const k of keyIds) requested.set(k, (requested.get(k) ?? 0) + 1);
     try {
-      const taken = await new RateLimitStore(this.store.db).take(keyId, this.perMinute, tokensPerMs);
-      return taken.granted ? 0 : secondsUntilToken(taken.tokens, tokensPerMs);
+      const taken = new Map((await new RateLimitStore(this.store.db).take(requested, this.perMinute, tokensPerMs)).map((t) => [t.keyId, t]));
+      // The first `granted` requests of a key (in arrival order) proceed; the others wait for a token.
+      const used = new Map<string, number>();
+      return keyIds.map((k) => {
+        const t = taken.get(k);
+        const n = used.get(k) ?? 0;
+        used.set(k, n + 1);
+        if (t === undefined) throw new Error("rate limit bucket: no row returned for a key");
+        return n < t.granted ? 0 : secondsUntilToken(t.tokens, tokensPerMs);
+      });
     } catch (err) {
       const at = Date.now();
       if (at - this.lastFallbackLog >= FALLBACK_LOG_INTERVAL_MS) {
         this.lastFallbackLog = at;
         this.logger.warn({ err }, "the shared rate limit could not be taken from the store; limiting in this process meanwhile");
       }
-      return this.fallback.take(keyId);
+      return keyIds.map((k) => this.fallback.take(k));
     }
   }
 }

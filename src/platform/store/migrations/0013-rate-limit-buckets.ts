@@ -16,6 +16,6 @@ export const migration0013: Migration = {
        key_id TEXT PRIMARY KEY,
        tokens DOUBLE PRECISION NOT NULL,
        updated_ms DOUBLE PRECISION NOT NULL,
-       granted BOOLEAN NOT NULL)`,
+       granted INTEGER NOT NULL)`,
   ],
 };
