@@ -13,6 +13,9 @@ import { ContextMaintenance } from "../features/items/maintenance.js";
 import { VectorStore } from "../features/search/vector-store.js";
 import { createWebhooks, type Webhooks } from "../features/webhooks/index.js";
 import type { Config } from "../platform/config.js";
+import { afterCommit } from "../platform/store/after-commit.js";
+import type { Metrics } from "../platform/metrics/metrics.js";
+import type { StatusListener } from "../features/ingestion/status-events.js";
 import type { Platform } from "./platform.js";
 
 /** Databases and the life of their items: ingestion, the pipeline (graph, webhooks), edits and upkeep. */
@@ -38,15 +41,24 @@ function relationExtractorOf(config: Config): LlmRelationExtractor | null {
   return chat ? createLlmRelationExtractor({ baseUrl: chat.baseUrl, model: chat.model, ...(chat.apiKey ? { apiKey: chat.apiKey } : {}) }) : null;
 }
 
+/** Counts items reaching searchable, completed or errored (and their chunks) once their status change is committed. */
+function indexingMetrics(metrics: Metrics): StatusListener {
+  return async (tx, change) => {
+    const outcome = change.indexingStatus === "graph_creation" ? "searchable" : change.indexingStatus;
+    if (outcome !== "searchable" && outcome !== "completed" && outcome !== "errored") return;
+    afterCommit(tx, () => metrics.itemIndexed(outcome, change.chunkCount));
+  };
+}
+
 /** Each object gets its collaborators when built; the graph builder and the webhook outbox come before the pipeline. */
-export function buildContextFeatures(config: Config, { store, queue, embedder, logger, now }: Platform): ContextFeatures {
+export function buildContextFeatures(config: Config, { store, queue, embedder, logger, metrics, now }: Platform): ContextFeatures {
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, [graphCollectionLister(store)]);
   const blobs = createBlobStore(store, config.dataDir, logger);
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
   const chunking = { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens };
   const chunker = new ChunkBuilder(blobs, chunking, config.chatModel, archiveLimitsOf(config));
   const graphBuilder = new GraphBuilder(store, relationExtractorOf(config));
-  const webhooks = createWebhooks(config, store, queue);
+  const webhooks = createWebhooks(config, store, queue, (outcome) => metrics.webhookDelivery(outcome));
   const pipeline = new IngestPipeline(store, chunker, embedder, vectors, scheduleGraphJobs(queue), {
     graph: [graphStage(graphBuilder)],
     // Terminal indexing outcomes become webhook deliveries in the same transaction (outbox).
@@ -54,6 +66,7 @@ export function buildContextFeatures(config: Config, { store, queue, embedder, l
       async (tx, change) => {
         await webhooks.outbox.recordStatusChange(tx, change);
       },
+      indexingMetrics(metrics),
     ],
   });
   // Reconcile ends lost items errored through the pipeline, so status listeners hear of it.

@@ -47,7 +47,7 @@ export interface Features {
 const FEEDBACK_PER_MINUTE = 100;
 
 /** Organizations (with the bootstrap keys) and the services built on the context features. */
-export async function buildFeatures(config: Config, { logger, store, queue, embedder, now }: Platform, context: ContextFeatures): Promise<Features> {
+export async function buildFeatures(config: Config, { logger, metrics, store, queue, embedder, now }: Platform, context: ContextFeatures): Promise<Features> {
   const { databases, blobs, vectors, ingest, edit } = context;
   const orgs = new OrgService(store);
   await inSystemScope(() => orgs.bootstrap(config.bootstrapApiKeys));
@@ -88,7 +88,14 @@ export async function buildFeatures(config: Config, { logger, store, queue, embe
     feedback,
     graphArea,
     stats,
-    connectors: createConnectors(config, { store, databases, ingest, edit, queue }),
+    connectors: createConnectors(config, {
+      store,
+      databases,
+      ingest,
+      edit,
+      queue,
+      onSyncResult: (provider, outcome) => metrics.connectorSync(provider, outcome),
+    }),
     databasePurge,
     subgraphs: new SubgraphService(store),
     relations: new RelationsService(store),

@@ -4,10 +4,13 @@ import { JobQueue } from "../platform/jobs/queue.js";
 import { createLogger, type Logger } from "../platform/logger.js";
 import { openStore, type Store } from "../platform/store/db.js";
 import { migrate } from "../platform/store/migrate.js";
+import { Metrics } from "../platform/metrics/metrics.js";
 
 /** What every feature builds on. */
 export interface Platform {
   readonly logger: Logger;
+  /** The process's Prometheus instruments (GET /metrics); what reports events gets it from here. */
+  readonly metrics: Metrics;
   readonly store: Store;
   /** Enqueueing wakes this process's workers (they subscribe when built); other processes poll. */
   readonly queue: JobQueue;
@@ -34,11 +37,13 @@ export async function buildPlatform(config: Config, options: ApplicationOptions 
   if (rowSecurity.mode === "off") {
     logger.warn({ loginRole: rowSecurity.loginRole }, `PostgreSQL row-level security is OFF (the second wall between organizations): ${rowSecurity.reason}`);
   }
+  const metrics = new Metrics();
   return {
     logger,
+    metrics,
     store,
     queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs }),
-    embedder: new SharedEmbedder(config.embedding),
+    embedder: new SharedEmbedder(config.embedding, (texts) => metrics.embedderBatch(texts)),
     now: options.now ?? Date.now,
   };
 }

@@ -14,6 +14,7 @@ import { registerListRoutes } from "../features/items/list-routes.js";
 import { registerStatusRoutes } from "../features/items/status-routes.js";
 import { registerQueryRoutes } from "../features/search/routes.js";
 import { registerSystemRoutes } from "../features/system/routes.js";
+import { registerMetricsRoutes, type MetricsSource } from "../features/system/metrics-routes.js";
 import { registerLegacyTenantRoutes } from "../features/v1/databases-routes.js";
 import { registerLegacyV1Routes } from "../features/v1/routes.js";
 import { registerWebhookRoutes } from "../features/webhooks/routes.js";
@@ -21,12 +22,39 @@ import { registerMcpRoutes } from "../mcp/routes.js";
 import type { Config } from "../platform/config.js";
 import type { App } from "../platform/http/app-type.js";
 import { publicUrlOf } from "../platform/http/public-url.js";
-import { RateLimiter } from "../platform/http/rate-limit.js";
+import { createRateLimiter } from "../platform/http/rate-limit.js";
 import { createServer } from "../platform/http/server.js";
 import type { WorkerPool } from "../platform/jobs/worker-pool.js";
 import { archiveLimitsOf, type ContextFeatures } from "./context-features.js";
 import type { Features } from "./features.js";
 import type { Platform } from "./platform.js";
+
+/** Readiness calls a worker loop stalled when its last round is older than this (or 20 polls, when longer). */
+const WORKER_STALL_MIN_MS = 30_000;
+
+/** Estimated bytes per BM25 posting held in memory (10 to 20 measured; see README, Scaling out). */
+const BM25_BYTES_PER_POSTING = 16;
+
+/** /metrics: the instruments, with the queue read from the store and the indexes' memory sampled at each scrape. */
+function metricsSource({ metrics, queue, logger }: Platform, features: Features, context: ContextFeatures): MetricsSource {
+  return {
+    contentType: metrics.contentType,
+    async render() {
+      const depth = await queue.depthByKind().catch((err: unknown) => {
+        logger.warn({ err }, "metrics: the job queue could not be read; its gauges keep their last values");
+        return null;
+      });
+      const postings = features.termIndexes.postings;
+      const vectors = context.vectors.memory();
+      return metrics.render(depth, {
+        bm25Postings: postings,
+        bm25Bytes: postings * BM25_BYTES_PER_POSTING,
+        vectors: vectors.vectors,
+        vectorBytes: vectors.bytes,
+      });
+    },
+  };
+}
 
 /** The HTTP server with every feature's routes, ready to listen. */
 export async function buildServer(config: Config, platform: Platform, context: ContextFeatures, features: Features, worker: WorkerPool): Promise<App> {
@@ -36,13 +64,22 @@ export async function buildServer(config: Config, platform: Platform, context: C
     logger: platform.logger,
     bodyLimitBytes: config.bodyLimitBytes,
     orgs: features.orgs,
-    limiter: new RateLimiter(config.rateLimitPerMinute),
+    limiter: createRateLimiter(store, config.rateLimitPerMinute, platform.logger),
+    onResponse: (method, route, status, seconds) => platform.metrics.request(method, route, status, seconds),
   });
-  registerSystemRoutes(server, store);
+  registerSystemRoutes(server, store, {
+    enabled: worker.enabled,
+    running: () => worker.running,
+    heartbeatAgeMs: () => worker.heartbeatAgeMs(),
+    // A healthy loop goes round every JOB_POLL_MS at most; a store that answers slowly is not a stall.
+    stallAfterMs: Math.max(WORKER_STALL_MIN_MS, 20 * config.jobPollMs),
+    depthByKind: () => platform.queue.depthByKind(),
+  });
   const readiness = new DatabaseReadiness(store, {
     workersRunning: () => worker.running,
     vectorsReady: (database, corpus) => vectors.ready(database, corpus),
   });
+  registerMetricsRoutes(server, metricsSource(platform, features, context), config.metricsToken);
   registerDatabaseRoutes(server, databases, features.stats, readiness);
   registerLegacyTenantRoutes(server, databases, features.stats, readiness);
   const uploads: UploadLimits = {

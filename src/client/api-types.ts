@@ -84,6 +84,22 @@ export interface paths {
               reason?: string;
               /** Format: date-time */
               since?: string;
+              workers?: {
+                /** @description this process is meant to run jobs (WORKERS > 0) */
+                enabled: boolean;
+                /** @description its workers claim jobs now */
+                running: boolean;
+                /** @description since the least recent worker loop round */
+                heartbeat_age_ms: number | null;
+              };
+              queue?: {
+                /** @description jobs due and waiting, all processes */
+                due: number;
+                running: number;
+                /** @description retries and scheduled runs not yet due */
+                delayed: number;
+                oldest_due_age_ms: number | null;
+              };
             };
           };
         };
@@ -103,6 +119,69 @@ export interface paths {
           };
           content: {
             "application/json": components["schemas"]["ErrorBody2"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus metrics of this process (text exposition format) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "text/plain": string;
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody1"];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody1"];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody1"];
           };
         };
       };
@@ -9764,6 +9843,22 @@ export interface components {
       reason?: string;
       /** Format: date-time */
       since?: string;
+      workers?: {
+        /** @description this process is meant to run jobs (WORKERS > 0) */
+        enabled: boolean;
+        /** @description its workers claim jobs now */
+        running: boolean;
+        /** @description since the least recent worker loop round */
+        heartbeat_age_ms: number | null;
+      };
+      queue?: {
+        /** @description jobs due and waiting, all processes */
+        due: number;
+        running: number;
+        /** @description retries and scheduled runs not yet due */
+        delayed: number;
+        oldest_due_age_ms: number | null;
+      };
     };
     ErrorBody3: {
       /** @enum {boolean} */

@@ -80,6 +80,8 @@ export interface Config {
   readonly connectorSecretKey: string | null;
   /** Base URLs of the providers' APIs (GitHub Enterprise, proxies, local fakes). */
   readonly connectorApiUrls: ConnectorApiUrls;
+  /** Bearer token GET /metrics requires; null: /metrics is open like /healthz (it names no organization). */
+  readonly metricsToken: string | null;
   /** The built web console served at /console/ (`npm run build` writes it). */
   readonly consoleDir: string;
 }
@@ -222,6 +224,14 @@ function fileUrlSecret(env: Env): string | null {
   return raw;
 }
 
+function metricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN?.trim();
+  if (!raw) return null;
+  if (raw.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
+  if (!/^[\x21-\x7e]+$/.test(raw)) throw new ConfigError("METRICS_TOKEN must be printable ASCII without spaces (it is sent as a bearer token)");
+  return raw;
+}
+
 function httpUrl(env: Env, name: string, fallback: string): string {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
@@ -294,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphMaxConcurrentPerOrg: int(env, "GRAPH_MAX_CONCURRENT_PER_ORG", 2, 1, 1_000),
     graphMaxListLength: int(env, "GRAPH_MAX_LIST_LENGTH", 10_000_000, 1_000, 100_000_000),
     graphMaxStringLength: int(env, "GRAPH_MAX_STRING_LENGTH", 4 * 1024 * 1024, 1_024, 256 * 1024 * 1024),
+    metricsToken: metricsToken(env),
     consoleDir: resolve(env.CONSOLE_DIR?.trim() || DEFAULT_CONSOLE_DIR),
   });
 }
@@ -309,6 +320,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     fileUrlSecret: config.fileUrlSecret ? "***" : null,
     webhookSecretKey: config.webhookSecretKey ? "***" : null,
     connectorSecretKey: config.connectorSecretKey ? "***" : null,
+    metricsToken: config.metricsToken ? "***" : null,
     backend: config.databaseUrl ? "postgres" : "sqlite",
   };
 }

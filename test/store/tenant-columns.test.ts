@@ -7,7 +7,8 @@ import { MIGRATIONS } from "../../src/platform/store/migrations/index.js";
 import { createTestDb } from "../helpers/test-db.js";
 
 /** Tables that hold no organization's data: the migration log, the job queue, settings, and the organizations themselves. */
-const PLATFORM_TABLES = new Set(["schema_migrations", "jobs", "settings", "organizations"]);
+// rate_limit_buckets (PostgreSQL only): one token bucket per API key id, shared by every process.
+const PLATFORM_TABLES = new Set(["schema_migrations", "jobs", "settings", "organizations", "rate_limit_buckets"]);
 
 async function columnsByTable(store: Store): Promise<Map<string, Set<string>>> {
   const rows =

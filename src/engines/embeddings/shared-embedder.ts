@@ -22,6 +22,8 @@ export class SharedEmbedder {
 
   constructor(
     private readonly config: EmbeddingConfig,
+    /** Told the size of every gathered provider call (the metrics' batch-size histogram). */
+    private readonly onBatch: (texts: number) => void = () => undefined,
     private readonly batchSize = 16,
     private readonly lingerMs = 3,
     /**
@@ -94,6 +96,7 @@ export class SharedEmbedder {
     }
     this.queued -= size;
     this.inFlight += 1;
+    this.onBatch(size);
     void this.run(batch).finally(() => {
       this.inFlight -= 1;
       if (this.queue.length > 0) this.flush();

@@ -9,7 +9,7 @@ import { CredentialVault } from "./credentials.js";
 import { createProviderRegistry } from "./registry.js";
 import { ConnectorService } from "./service.js";
 import { SyncControl } from "./sync-control.js";
-import { SyncEngine } from "./sync-engine.js";
+import { SyncEngine, type SyncOutcome } from "./sync-engine.js";
 
 export interface Connectors {
   readonly service: ConnectorService;
@@ -23,6 +23,8 @@ export interface ConnectorDeps {
   readonly ingest: IngestService;
   readonly edit: ContextEditService;
   readonly queue: JobQueue;
+  /** Told how each sync run attempt ended (metrics). */
+  readonly onSyncResult?: (provider: string, outcome: SyncOutcome | "error") => void;
 }
 
 /** Wires the connector subsystem from the configuration; called by the composition root. */
@@ -32,6 +34,6 @@ export function createConnectors(config: Config, deps: ConnectorDeps): Connector
   return {
     service: new ConnectorService(deps.store, providers, vault),
     control: new SyncControl(deps.store, deps.queue),
-    engine: new SyncEngine(deps.store, providers, vault, deps.ingest, deps.edit, deps.queue),
+    engine: new SyncEngine(deps.store, providers, vault, deps.ingest, deps.edit, deps.queue, deps.onSyncResult),
   };
 }

@@ -25,6 +25,9 @@ const FAILURE_BACKOFF_BASE_MS = 60_000;
 
 class RunStopped extends Error {}
 
+/** How one attempt of a sync run ended: done, failed for good, paused or cancelled, waiting for new credentials, or resumed later (rate limit). */
+export type SyncOutcome = "completed" | "failed" | "stopped" | "needs_reauth" | "rate_limited";
+
 /**
  * Runs one connector sync (the `connector.sync` job). Per resource: fix the window from the
  * committed cursor (or the lookback), then page through it; each page's changed items, the
@@ -45,14 +48,27 @@ export class SyncEngine {
     private readonly ingest: IngestService,
     private readonly edit: ContextEditService,
     private readonly queue: JobQueue,
+    /** Told how each run attempt ended, by provider (metrics); "error" is a store failure the job retries. */
+    private readonly onResult: (provider: string, outcome: SyncOutcome | "error") => void = () => undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
   async run(connectorId: string, runId: string, signal: AbortSignal, attempt: number): Promise<void> {
-    const s = new ConnectorStore(this.store.db);
     // The job names only the connector; its row names the organization every later query is scoped by.
-    const row = await s.findForJobAcrossOrganizations(connectorId);
+    const row = await new ConnectorStore(this.store.db).findForJobAcrossOrganizations(connectorId);
     if (!row || row.run_id !== runId) return; // a stale job: the run ended or was replaced
+    let outcome: SyncOutcome;
+    try {
+      outcome = await this.runAttempt(row, runId, signal, attempt);
+    } catch (err) {
+      this.onResult(row.provider, "error");
+      throw err;
+    }
+    this.onResult(row.provider, outcome);
+  }
+
+  private async runAttempt(row: ConnectorRow, runId: string, signal: AbortSignal, attempt: number): Promise<SyncOutcome> {
+    const s = new ConnectorStore(this.store.db);
     const org = orgOf(row);
     const provider = this.providers.get(row.provider);
     const opened = this.vault.open(row.credentials);
@@ -62,7 +78,7 @@ export class SyncEngine {
         runId,
         provider ? `credentials cannot be opened: ${opened.ok ? "" : opened.reason}` : `provider ${row.provider} is not available`,
       );
-      return;
+      return "failed";
     }
     const at = this.now();
     await s.update(
@@ -88,13 +104,14 @@ export class SyncEngine {
         reconciled = true;
       }
       await this.finishOk(row, runId, reconciled);
+      return "completed";
     } catch (err) {
       if (err instanceof RunStopped) {
         await s.update(org, row.id, { sync_state: "idle", run_id: null, updated_at: this.now() }, { runId });
-        return;
+        return "stopped";
       }
       if (!(err instanceof ProviderError)) throw err; // store trouble: the job retries and resumes
-      await this.onProviderError(row, runId, err, attempt);
+      return this.onProviderError(row, runId, err, attempt);
     }
   }
 
@@ -310,7 +327,7 @@ export class SyncEngine {
     );
   }
 
-  private async onProviderError(row: ConnectorRow, runId: string, err: ProviderError, attempt: number): Promise<void> {
+  private async onProviderError(row: ConnectorRow, runId: string, err: ProviderError, attempt: number): Promise<SyncOutcome> {
     const at = this.now();
     const s = new ConnectorStore(this.store.db);
     switch (err.kind) {
@@ -322,7 +339,7 @@ export class SyncEngine {
           { sync_state: "idle", run_id: null, needs_reauth: 1, needs_reauth_at: at, needs_reauth_reason: err.message, updated_at: at },
           { runId },
         );
-        return;
+        return "needs_reauth";
       case "rate_limited": {
         const resumeAt = Math.max(at, err.retryAtMs ?? at + 60_000);
         // The run continues from its checkpoint in a new job at the reset time (enqueued before
@@ -336,12 +353,12 @@ export class SyncEngine {
             { executor: tx, runAt: resumeAt, dedupeKey: `connector-sync:${runId}:${at}:${attempt}` },
           );
         });
-        return;
+        return "rate_limited";
       }
       case "not_found":
       case "failed":
         await this.finishFailed(row, runId, err.message);
-        return;
+        return "failed";
     }
   }
 }

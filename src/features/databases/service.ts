@@ -91,6 +91,7 @@ export class DatabaseService {
     try {
       await this.store.transaction(async (tx) => {
         const dbs = new DatabaseStore(tx);
+        await dbs.lockCreation(orgId, this.store.backend);
         if ((await dbs.countLive(orgId)) >= this.limits.maxDatabasesPerOrg) {
           throw forbidden(`This organization may not create more than ${this.limits.maxDatabasesPerOrg} databases`);
         }

@@ -1,4 +1,5 @@
-import type { Executor } from "../../platform/store/db.js";
+import { sql } from "kysely";
+import type { Backend, Executor } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { DatabaseKind, DatabaseStatus } from "./database-types.js";
 import type { DatabasesTable } from "./rows.js";
@@ -37,6 +38,17 @@ export class DatabaseStore {
     let q = this.db.selectFrom("databases").selectAll().where("org_id", "=", orgId).where("status", "<>", "deleting");
     if (kind) q = q.where("kind", "=", kind);
     return q.orderBy("created_at").orderBy("name").execute();
+  }
+
+  /**
+   * Serialises database creation in one organization until the transaction ends, so the count
+   * of its databases and the insert after it cannot race with a creation in another process or
+   * connection (under READ COMMITTED both would pass the count). SQLite's BEGIN IMMEDIATE holds
+   * the database's write lock already.
+   */
+  async lockCreation(orgId: string, backend: Backend): Promise<void> {
+    if (backend !== "postgres") return;
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`databases:${orgId}`}, 0))`.execute(this.db);
   }
 
   async countLive(orgId: string): Promise<number> {

@@ -275,6 +275,7 @@ export class IngestPipeline {
         indexingStatus: status,
         errorCode: error?.code ?? null,
         errorMessage: error?.message ?? null,
+        chunkCount: extra.chunk_count ?? 0,
       });
     }
     return true;

@@ -9,6 +9,8 @@ export interface StatusChange {
   indexingStatus: IndexingStatus;
   errorCode: string | null;
   errorMessage: string | null;
+  /** Chunks stored with this change (on the way to searchable); 0 otherwise. */
+  chunkCount: number;
 }
 
 /**

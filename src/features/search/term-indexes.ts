@@ -5,6 +5,7 @@ import { TermStore, type TermScope } from "./term-store.js";
 export type { TermScope };
 
 interface Logger {
+  debug(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
 }
 
@@ -77,6 +78,8 @@ export class TermIndexes {
   private async load(scope: TermScope, entry: Entry): Promise<void> {
     const keys = await this.chunksAfter(scope, -1);
     await this.addChunks(scope, entry, keys);
+    // On a query, the line carries its request id (logger.ts); at warm-up, none.
+    this.log.debug({ databaseId: scope.databaseId, corpus: scope.corpus, chunks: keys.length, postings: entry.index.size }, "search index loaded");
   }
 
   private async catchUp(scope: TermScope, entry: Entry): Promise<void> {

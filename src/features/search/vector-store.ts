@@ -34,8 +34,13 @@ const dot = (a: Float32Array, b: Float32Array): number => {
  * incrementally as chunks land, saved under DATA_DIR, and rebuilt from the table when its file
  * is missing or disagrees with it.
  */
+/** Neighbour slots of one vector on the base layer (2 x connectivity 16) of 4 bytes each. */
+const HNSW_LINK_BYTES_PER_VECTOR = 2 * 16 * 4;
+
 export class VectorStore {
   private readonly indexes = new Map<string, Promise<UsearchIndex>>();
+  /** The indexes of `indexes` that have finished loading (memory figures read them without waiting). */
+  private readonly loaded = new Map<string, UsearchIndex>();
   private readonly pgIndexes = new Map<number, Promise<void>>();
 
   constructor(
@@ -157,8 +162,29 @@ export class VectorStore {
   }
 
   async dropDatabase(databaseId: string): Promise<void> {
-    for (const name of [...this.indexes.keys()]) if (name.startsWith(`${databaseId}/`)) this.indexes.delete(name);
+    for (const name of [...this.indexes.keys()]) {
+      if (name.startsWith(`${databaseId}/`)) {
+        this.indexes.delete(name);
+        this.loaded.delete(name);
+      }
+    }
     rmSync(join(this.indexDir, databaseId), { recursive: true, force: true });
+  }
+
+  /**
+   * Vectors held by the loaded in-process indexes (SQLite; PostgreSQL searches with pgvector) and an
+   * estimate of their memory: 4 bytes per dimension per vector plus the HNSW links (connectivity 16,
+   * twice that on the base layer, 4-byte slots).
+   */
+  memory(): { vectors: number; bytes: number } {
+    let vectors = 0;
+    let bytes = 0;
+    for (const index of this.loaded.values()) {
+      const n = index.size();
+      vectors += n;
+      bytes += n * (index.dimensions * 4 + HNSW_LINK_BYTES_PER_VECTOR);
+    }
+    return { vectors, bytes };
   }
 
   /** Writes every loaded index to disk (shutdown, and periodically by the caller). */
@@ -179,7 +205,12 @@ export class VectorStore {
     if (!pending) {
       pending = this.open(scope, name, dimensions);
       this.indexes.set(name, pending);
-      pending.catch(() => this.indexes.delete(name));
+      void pending.then(
+        (index) => {
+          if (this.indexes.get(name) === pending) this.loaded.set(name, index);
+        },
+        () => this.indexes.delete(name),
+      );
     }
     return pending;
   }

@@ -3,15 +3,17 @@ import type { Store } from "../../platform/store/db.js";
 import { isMigrated } from "../../platform/store/migrate.js";
 import { legacyErrors } from "../../platform/http/response-schemas.js";
 import { HealthSchema, ReadinessSchema } from "./schemas.js";
+import { workerReadiness, type WorkerProbe, type WorkerReadiness } from "./worker-readiness.js";
 
 const config = { auth: false, shape: "plain" as const };
 const tags = ["System"];
 
 /** Liveness and readiness for process supervisors and load balancers. */
-export function registerSystemRoutes(app: App, store: Store): void {
+export function registerSystemRoutes(app: App, store: Store, workers: WorkerProbe): void {
   app.get("/healthz", { config, schema: { tags, response: { 200: HealthSchema, ...legacyErrors(400, 500) } } }, async () => ({ status: "ok" }));
 
   app.get("/readyz", { config, schema: { tags, response: { 200: ReadinessSchema, 503: ReadinessSchema, ...legacyErrors(400) } } }, async (req, reply) => {
+    let jobs: WorkerReadiness;
     try {
       await store.ping();
       if (!(await isMigrated(store))) return reply.code(503).send({ status: "migrating", backend: store.backend });
@@ -27,10 +29,17 @@ export function registerSystemRoutes(app: App, store: Store): void {
           return reply.code(503).send({ status: "store not writable", backend: store.backend, reason: now.reason, since: new Date(now.since).toISOString() });
         }
       }
-      return { status: "ready", backend: store.backend };
+      jobs = await workerReadiness(workers);
     } catch (err) {
       req.log.warn({ err }, "readiness: the store is unreachable");
       return reply.code(503).send({ status: "store unreachable", backend: store.backend });
     }
+    if (jobs.problem !== null) {
+      req.log.warn({ reason: jobs.problem.reason }, `readiness: ${jobs.problem.status}`);
+      return reply
+        .code(503)
+        .send({ status: jobs.problem.status, backend: store.backend, reason: jobs.problem.reason, workers: jobs.workers, queue: jobs.queue });
+    }
+    return { status: "ready", backend: store.backend, workers: jobs.workers, queue: jobs.queue };
   });
 }

@@ -32,6 +32,8 @@ export class DeliveryRunner {
     private readonly sender: HttpSender,
     private readonly secrets: SecretBox,
     private readonly schedule: RetrySchedule,
+    /** Told the outcome of every recorded attempt (metrics). */
+    private readonly onAttempt: (outcome: "delivered" | "retrying" | "failed") => void = () => undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -45,7 +47,7 @@ export class DeliveryRunner {
     // Cut short by a shutdown: record nothing; the worker gives the job back to the queue.
     if (signal?.aborted) throw new Error("delivery interrupted by shutdown");
     const status: WebhookDeliveryStatus = outcome.ok ? "completed" : FINAL_CODES.has(outcome.code) || attempt >= delivery.max_attempts ? "failed" : "pending";
-    await this.store.transaction(async (tx) => {
+    const written = await this.store.transaction(async (tx) => {
       const recorded = await new WebhookStore(tx).recordAttempt(
         org,
         deliveryId,
@@ -62,7 +64,9 @@ export class DeliveryRunner {
         const runAt = this.now() + backoffDelay(attempt, this.schedule.baseMs, this.schedule.maxMs);
         await this.queue.enqueue("webhook.deliver", { deliveryId, attempt: attempt + 1 }, { executor: tx, runAt });
       }
+      return recorded;
     });
+    if (written) this.onAttempt(status === "completed" ? "delivered" : status === "pending" ? "retrying" : "failed");
   }
 
   private async attempt(webhooks: WebhookStore, org: OrgTenancy, delivery: DeliveryRow, signal?: AbortSignal): Promise<Outcome> {

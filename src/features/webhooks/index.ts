@@ -18,7 +18,7 @@ export interface Webhooks {
 const MAX_REDIRECTS = 5;
 
 /** Wires the webhook subsystem from the configuration; called by the composition root. */
-export function createWebhooks(config: Config, store: Store, queue: JobQueue): Webhooks {
+export function createWebhooks(config: Config, store: Store, queue: JobQueue, onAttempt?: (outcome: "delivered" | "retrying" | "failed") => void): Webhooks {
   const guard = new TargetGuard(config.webhookAllowPrivateUrls);
   const sender = new HttpSender(guard, { timeoutMs: config.webhookTimeoutMs, maxRedirects: MAX_REDIRECTS });
   const secrets = new SecretBox(config.webhookSecretKey);
@@ -27,6 +27,6 @@ export function createWebhooks(config: Config, store: Store, queue: JobQueue): W
   return {
     outbox: new WebhookOutbox(queue, attempts),
     service: new WebhookService(store, queue, guard, sender, secrets, attempts),
-    runner: new DeliveryRunner(store, queue, sender, secrets, schedule),
+    runner: new DeliveryRunner(store, queue, sender, secrets, schedule, onAttempt),
   };
 }

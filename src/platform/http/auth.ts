@@ -2,7 +2,7 @@ import type { OrgTenancy } from "../tenancy.js";
 import type { FastifyRequest } from "fastify";
 import { AppError, rateLimited } from "../errors/app-error.js";
 import type { OrgService } from "../../features/organizations/service.js";
-import type { RateLimiter } from "./rate-limit.js";
+import type { RequestLimiter } from "./rate-limit.js";
 
 // Exactly "Bearer", one space, then a token without spaces or quotes.
 const BEARER_EXPECTED = "expected 'Authorization: Bearer <API_KEY>'";
@@ -21,7 +21,7 @@ export function presentedKey(header: string | undefined): string | null {
 }
 
 /** onRequest hook body: resolves the organization behind the key, then applies the rate limit. */
-export async function authenticate(req: FastifyRequest, orgs: OrgService, limiter: RateLimiter): Promise<void> {
+export async function authenticate(req: FastifyRequest, orgs: OrgService, limiter: RequestLimiter): Promise<void> {
   const config = req.routeOptions.config;
   if (config?.auth === false) return;
   const failure = (message: string): AppError =>
@@ -31,7 +31,7 @@ export async function authenticate(req: FastifyRequest, orgs: OrgService, limite
   const principal = await orgs.authenticate(key);
   if (!principal) throw failure(`Invalid, revoked or expired API key. ${HOW_TO_GET_A_KEY}`);
   req.state.principal = principal;
-  const wait = limiter.take(principal.keyId);
+  const wait = await limiter.take(principal.keyId);
   if (wait > 0) throw rateLimited(wait);
 }
 

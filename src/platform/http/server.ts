@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { App } from "./app-type.js";
@@ -12,10 +11,12 @@ import type { OrgService } from "../../features/organizations/service.js";
 import { API_VERSION } from "./envelope.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { authenticate } from "./auth.js";
-import type { RateLimiter } from "./rate-limit.js";
+import type { RequestLimiter } from "./rate-limit.js";
 import { DEPRECATED_SINCE } from "./request-state.js";
 import { ROUTE_DECODED } from "./route-decoded-body.js";
 import { scopeRouteHandlers } from "./row-scope-hook.js";
+import { logRequestIds, requestIdOf, upstreamIdOf } from "./request-id.js";
+import { markRequestLogger } from "../logger.js";
 import { inSystemScope } from "../store/row-scope.js";
 
 export interface ServerDeps {
@@ -23,7 +24,9 @@ export interface ServerDeps {
   readonly logger: FastifyBaseLogger;
   readonly bodyLimitBytes: number;
   readonly orgs: OrgService;
-  readonly limiter: RateLimiter;
+  readonly limiter: RequestLimiter;
+  /** Told of every answered request: method, route template (undefined when none matched), status, seconds. */
+  readonly onResponse: (method: string, route: string | undefined, status: number, seconds: number) => void;
 }
 
 const SUPPORTED_VERSIONS = new Set(["1", "2"]);
@@ -51,8 +54,13 @@ export async function createServer(deps: ServerDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: deps.bodyLimitBytes,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
     requestIdHeader: false,
+    // The request's logger binds its id (and a non-UUID upstream id); see logger.ts for the other loggers.
+    childLoggerFactory: (logger, bindings, options, raw) => {
+      const upstreamRequestId = upstreamIdOf(raw);
+      return markRequestLogger(logger.child(upstreamRequestId === undefined ? bindings : { ...bindings, upstreamRequestId }, options));
+    },
     return503OnClosing: true,
     forceCloseConnections: false,
     ajv: { customOptions: {} },
@@ -69,6 +77,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
       : (httpPart === "body" ? bodyAjv : queryAjv).compile(schema),
   );
 
+  logRequestIds(app);
   scopeRouteHandlers(app);
   await app.register(swagger, {
     openapi: {
@@ -128,6 +137,9 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     // Unknown routes answer 404 whatever the credentials.
     // Keys are looked up before their organization is known: system scope.
     if (!req.is404) await inSystemScope(() => authenticate(req, deps.orgs, deps.limiter));
+  });
+  app.addHook("onResponse", async (req, reply) => {
+    deps.onResponse(req.method, req.is404 ? undefined : req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
   });
   app.addHook("onSend", async (req, reply, payload) => {
     if (req.state?.deprecations.length) void reply.header("Deprecation", "true");

@@ -27,6 +27,16 @@ export type JobRow = JobsTable;
 /** The fields of a job row a state change may set. */
 export type JobChange = UpdateObject<Schema, "jobs">;
 
+/** Unfinished jobs of one kind (metrics, readiness). */
+export interface QueueDepth {
+  readonly kind: string;
+  readonly due: number;
+  readonly delayed: number;
+  readonly running: number;
+  /** run_at of the oldest due job; null when none is due. */
+  readonly oldestDueRunAt: number | null;
+}
+
 /** A job held under a lease: the fencing pair every state change after the claim checks. */
 export interface LeasedJob {
   readonly id: string;
@@ -115,6 +125,27 @@ export class JobStore {
       .limit(1)
       .executeTakeFirst();
     return row === undefined ? undefined : Number(row.run_at);
+  }
+
+  /**
+   * Per kind: jobs due and waiting, delayed (retries and schedules not yet due), running, and the
+   * run_at of the oldest due one. Reads only unfinished jobs, through the (status, run_at) index.
+   */
+  async depthByKind(at: number): Promise<QueueDepth[]> {
+    const result = await sql<{ kind: string; due: number | string; delayed: number | string; running: number | string; oldest_due: number | string | null }>`
+      SELECT kind,
+        SUM(CASE WHEN status = 'queued' AND run_at <= ${at} THEN 1 ELSE 0 END) AS due,
+        SUM(CASE WHEN status = 'queued' AND run_at > ${at} THEN 1 ELSE 0 END) AS delayed,
+        SUM(CASE WHEN status = 'running' THEN 1 ELSE 0 END) AS running,
+        MIN(CASE WHEN status = 'queued' AND run_at <= ${at} THEN run_at END) AS oldest_due
+      FROM jobs WHERE status IN ('queued', 'running') GROUP BY kind`.execute(this.db);
+    return result.rows.map((r) => ({
+      kind: r.kind,
+      due: Number(r.due),
+      delayed: Number(r.delayed),
+      running: Number(r.running),
+      oldestDueRunAt: r.oldest_due === null ? null : Number(r.oldest_due),
+    }));
   }
 
   /** Deletes completed jobs finished before `before`; returns how many. */

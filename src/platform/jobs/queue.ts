@@ -3,7 +3,7 @@ import type { Executor, Store } from "../store/db.js";
 import { newId } from "../util/ids.js";
 import { backoffDelay } from "../util/backoff.js";
 import { JOB_CATALOG, JOB_KINDS, type JobKind, type JobPayload, isJobKind } from "./catalog.js";
-import { JobStore, type JobChange, type JobRow } from "./job-store.js";
+import { JobStore, type JobChange, type JobRow, type QueueDepth } from "./job-store.js";
 
 export interface ClaimedJob {
   readonly id: string;
@@ -187,6 +187,11 @@ export class JobQueue {
   /** run_at of the oldest queued job already due (readiness). */
   async oldestDueRunAt(): Promise<number | undefined> {
     return this.jobs().oldestDueRunAt(this.now());
+  }
+
+  /** Unfinished jobs per kind, by the queue's clock (metrics at scrape time, readiness). */
+  async depthByKind(): Promise<QueueDepth[]> {
+    return this.jobs().depthByKind(this.now());
   }
 
   /** Enqueues this interval's run of every recurring job; the dedupe key makes it once per slot. */

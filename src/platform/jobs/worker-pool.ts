@@ -25,8 +25,10 @@ const GRAPH_SHARE_WHILE_INDEXING = 0.1;
  */
 export class WorkerPool {
   private readonly workers: JobWorker[];
+  private readonly configured: boolean;
 
   constructor(queue: JobQueue, handlers: JobHandlers, options: PoolOptions) {
+    this.configured = options.concurrency > 0 || options.ingestConcurrency > 0;
     const ingest = new JobWorker(queue, handlers, { ...options, concurrency: options.ingestConcurrency, kinds: INGEST, schedules: false });
     const gate = new BackgroundGate(() => ingest.active > 0, GRAPH_SHARE_WHILE_INDEXING);
     this.workers = [
@@ -43,6 +45,21 @@ export class WorkerPool {
   /** Whether this process takes jobs now: started, not stopping, and not an API-only node (WORKERS=0). */
   get running(): boolean {
     return this.workers.some((w) => w.claiming);
+  }
+
+  /**
+   * Age in ms of the least recent round among the lanes that claim jobs (each goes round at least
+   * every JOB_POLL_MS while it is healthy); null when none claims or none has gone round yet.
+   */
+  heartbeatAgeMs(now: number = Date.now()): number | null {
+    const rounds = this.workers.filter((w) => w.claiming).map((w) => w.lastRoundAt);
+    if (rounds.length === 0 || rounds.some((r) => r === null)) return null;
+    return now - Math.min(...rounds.map((r) => r ?? now));
+  }
+
+  /** Whether this process is configured to run jobs at all (WORKERS > 0). */
+  get enabled(): boolean {
+    return this.configured;
   }
 
   wake(): void {

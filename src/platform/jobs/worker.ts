@@ -5,6 +5,7 @@ import { backoffDelay } from "../util/backoff.js";
 import { Coalescer } from "../util/coalescer.js";
 import type { ClaimedJob, JobQueue } from "./queue.js";
 import { inSystemScope } from "../store/row-scope.js";
+import { withLogContext } from "../log-context.js";
 
 export interface JobContext {
   readonly job: ClaimedJob;
@@ -16,6 +17,7 @@ export type JobHandler<K extends JobKind> = (payload: JobPayload<K>, ctx: JobCon
 export type JobHandlers = { readonly [K in JobKind]: JobHandler<K> };
 
 export interface WorkerLogger {
+  debug?(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
@@ -63,6 +65,8 @@ export class JobWorker {
   /** A wake came while this worker was not idle (claiming): it claims again instead of resting. */
   private woken = false;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** When the loop last went round (claimed, or found nothing to claim), or started: readiness's heartbeat. */
+  private lastRound: number | null = null;
   /** Jobs that finish together are marked completed in one statement. */
   private readonly completions: Coalescer<ClaimedJob, boolean>;
   private readonly unsubscribe: () => void;
@@ -92,6 +96,11 @@ export class JobWorker {
     return this.wakeUp !== null;
   }
 
+  /** Epoch ms of the loop's last round; null before the first. */
+  get lastRoundAt(): number | null {
+    return this.lastRound;
+  }
+
   /** Jobs running now. */
   get active(): number {
     return this.running.size;
@@ -105,6 +114,7 @@ export class JobWorker {
    */
   start(): void {
     if (this.loop || this.options.concurrency <= 0) return;
+    this.lastRound = Date.now();
     inSystemScope(() => {
       this.heartbeat = setInterval(() => void this.extendLeases(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
       this.loop = this.run();
@@ -141,6 +151,7 @@ export class JobWorker {
       // On SQLite every query resolves synchronously, so a busy lane would chain promise
       // continuations without end and starve timers and I/O (HTTP requests): yield each round.
       await yieldToEventLoop();
+      this.lastRound = Date.now();
       // This round's claim sees every job enqueued so far: earlier wakes are answered by it.
       this.woken = false;
       const slots = this.options.concurrency - this.running.size;
@@ -178,7 +189,8 @@ export class JobWorker {
   private launch(job: ClaimedJob): void {
     const abort = new AbortController();
     const started = performance.now();
-    const done = this.execute(job, abort).finally(() => {
+    // Every line logged while the job runs names it, whichever logger writes it (log-context.ts).
+    const done = withLogContext({ jobId: job.id, jobKind: job.kind }, () => this.execute(job, abort)).finally(() => {
       this.options.gate?.finished(performance.now() - started);
       this.running.delete(job.id);
       this.wake();
@@ -207,7 +219,8 @@ export class JobWorker {
         timer.unref();
       });
       await Promise.race([handler(job.payload, { job, signal: abort.signal }), timeout]);
-      if (!(await this.completions.submit(job))) logger.warn({ jobId: job.id, kind: job.kind }, "job lease lost before completion");
+      if (await this.completions.submit(job)) logger.debug?.({ attempts: job.attempts }, "job completed");
+      else logger.warn({ jobId: job.id, kind: job.kind }, "job lease lost before completion");
     } catch (err) {
       if (this.stopping && abort.signal.aborted) return; // released by stop()
       const message = err instanceof Error ? err.message : String(err);

@@ -10,6 +10,7 @@ import { migration0009 } from "./0009-content-hash.js";
 import { migration0010 } from "./0010-connectors.js";
 import { migration0011 } from "./0011-tenant-column.js";
 import { migration0012 } from "./0012-row-security.js";
+import { migration0013 } from "./0013-rate-limit-buckets.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0010,
   migration0011,
   migration0012,
+  migration0013,
 ];

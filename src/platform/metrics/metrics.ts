@@ -1,0 +1,143 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { QueueDepth } from "../jobs/job-store.js";
+
+/** Outcomes of one webhook delivery attempt. */
+export type DeliveryOutcome = "delivered" | "retrying" | "failed";
+
+/** What the search indexes of this process hold in memory, as the engines can tell. */
+export interface IndexMemory {
+  readonly bm25Postings: number;
+  readonly bm25Bytes: number;
+  readonly vectors: number;
+  readonly vectorBytes: number;
+}
+
+/** Label of requests that matched no route: raw URLs never become labels (unbounded, and they can carry names). */
+const UNMATCHED_ROUTE = "unmatched";
+
+/**
+ * The process's Prometheus instruments, on a registry of its own (no global state: two
+ * applications in one process, as in tests, keep separate figures). Built by the composition
+ * root with the platform and handed to what reports events; gauges that describe stored state
+ * (the queue) or memory (the indexes) are sampled when /metrics is scraped. Labels are bounded
+ * sets: route templates, statuses, job kinds, providers, outcomes; never organizations, names or ids.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Histogram({
+    name: "context_store_http_request_duration_seconds",
+    help: "HTTP requests by method, route template and status: duration in seconds (its _count is the request rate)",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly jobs = new Gauge({
+    name: "context_store_jobs",
+    help: "Unfinished jobs in the queue (all processes) by kind and state: due (waiting to be claimed), delayed (retries, schedules), running",
+    labelNames: ["kind", "state"] as const,
+    registers: [this.registry],
+  });
+  private readonly oldestDue = new Gauge({
+    name: "context_store_job_oldest_due_age_seconds",
+    help: "How long the oldest due job of each kind has waited to be claimed (0 when none waits)",
+    labelNames: ["kind"] as const,
+    registers: [this.registry],
+  });
+  private readonly items = new Counter({
+    name: "context_store_items_indexed_total",
+    help: "Items that reached an indexing stage in this process: searchable (chunks and vectors stored), completed (graph built), errored",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  private readonly chunks = new Counter({
+    name: "context_store_chunks_indexed_total",
+    help: "Chunks made searchable in this process",
+    registers: [this.registry],
+  });
+  private readonly embedderBatches = new Histogram({
+    name: "context_store_embedder_batch_size",
+    help: "Texts per embedding provider call made by the indexing pipeline's batching embedder",
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  });
+  private readonly deliveries = new Counter({
+    name: "context_store_webhook_deliveries_total",
+    help: "Webhook delivery attempts by outcome: delivered, retrying (failed, another attempt is scheduled), failed (no attempt left)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  private readonly syncs = new Counter({
+    name: "context_store_connector_syncs_total",
+    help: "Connector sync runs (or run attempts) by provider and outcome",
+    labelNames: ["provider", "outcome"] as const,
+    registers: [this.registry],
+  });
+  private readonly indexBytes = new Gauge({
+    name: "context_store_index_memory_bytes",
+    help: "Estimated memory of this process's search indexes: bm25 (postings) and vector (loaded HNSW indexes, SQLite)",
+    labelNames: ["index"] as const,
+    registers: [this.registry],
+  });
+  private readonly indexEntries = new Gauge({
+    name: "context_store_index_entries",
+    help: "Entries held by this process's search indexes: bm25 postings, vectors",
+    labelNames: ["index"] as const,
+    registers: [this.registry],
+  });
+  /** Kinds seen at an earlier scrape: a kind whose jobs are all gone reads 0 rather than vanishing. */
+  private readonly kindsSeen = new Set<string>();
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  request(method: string, route: string | undefined, status: number, seconds: number): void {
+    this.requests.observe({ method, route: route ?? UNMATCHED_ROUTE, status: String(status) }, seconds);
+  }
+
+  itemIndexed(outcome: "searchable" | "completed" | "errored", chunks = 0): void {
+    this.items.inc({ outcome });
+    if (chunks > 0) this.chunks.inc(chunks);
+  }
+
+  embedderBatch(texts: number): void {
+    this.embedderBatches.observe(texts);
+  }
+
+  webhookDelivery(outcome: DeliveryOutcome): void {
+    this.deliveries.inc({ outcome });
+  }
+
+  connectorSync(provider: string, outcome: string): void {
+    this.syncs.inc({ provider, outcome });
+  }
+
+  /**
+   * Sets the gauges sampled at scrape time, then renders the text exposition format. `queue` is
+   * null when the store could not be read: the queue's gauges keep their last values then.
+   */
+  async render(queue: readonly QueueDepth[] | null, memory: IndexMemory, now: number = Date.now()): Promise<string> {
+    if (queue !== null) this.sampleQueue(queue, now);
+    this.indexBytes.set({ index: "bm25" }, memory.bm25Bytes);
+    this.indexBytes.set({ index: "vector" }, memory.vectorBytes);
+    this.indexEntries.set({ index: "bm25" }, memory.bm25Postings);
+    this.indexEntries.set({ index: "vector" }, memory.vectors);
+    return this.registry.metrics();
+  }
+
+  private sampleQueue(queue: readonly QueueDepth[], now: number): void {
+    for (const d of queue) this.kindsSeen.add(d.kind);
+    for (const kind of this.kindsSeen) {
+      const d = queue.find((q) => q.kind === kind);
+      this.jobs.set({ kind, state: "due" }, d?.due ?? 0);
+      this.jobs.set({ kind, state: "delayed" }, d?.delayed ?? 0);
+      this.jobs.set({ kind, state: "running" }, d?.running ?? 0);
+      const oldest = d?.oldestDueRunAt ?? null;
+      this.oldestDue.set({ kind }, oldest === null ? 0 : Math.max(0, now - oldest) / 1000);
+    }
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
