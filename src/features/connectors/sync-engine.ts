@@ -339,6 +339,7 @@ export class SyncEngine {
         return;
       }
       case "not_found":
+      case "bad_cursor":
       case "failed":
         await this.finishFailed(row, runId, err.message);
         return;
