@@ -114,7 +114,7 @@ export const ROUTE_FIXTURES: Readonly<Record<string, Fixture>> = {
 };
 
 /** Routes that answer without a key, each with the reason. Matched on the route table's url. */
-export const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
+const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   "/healthz": "liveness probe for orchestrators; says nothing about any organization",
   "/readyz": "readiness probe; reports store health only",
   "/openapi.json": "the API description; the same for everyone",
