@@ -10,8 +10,8 @@ import { isCypherRoute, isMultipartRoute, malformedRequests, MUTABLE_CONTENT_TYP
 // Seeded: FUZZ_SEED reproduces a run; without it a fresh seed is drawn and printed.
 const SEED = process.env.FUZZ_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED);
 // Runs per operation; the budget of the whole suite is about 90 s per backend on a loaded 2-core machine.
-const WELL_TYPED_RUNS = 8;
-const MALFORMED_RUNS = 22;
+const WELL_TYPED_RUNS = 6;
+const MALFORMED_RUNS = 20;
 const REQUEST_DEADLINE_MS = 20_000;
 const HEALTH_DEADLINE_MS = 2_000;
 
