@@ -77,6 +77,23 @@ describe("hostile input: nesting depth and number bounds", () => {
     }
   });
 
+  // Found by the randomized input suite: `tenant_id: {}` on verify_processing was a 500.
+  test("v1 routes refuse a tenant_id that is not a string with 400 in the {detail} shape", async () => {
+    for (const tenant of [{}, [DB], 1, true]) {
+      const calls: Array<[string, string, Record<string, unknown>]> = [
+        ["POST", "/ingestion/verify_processing", { tenant_id: tenant, file_ids: ["doc-1"] }],
+        ["POST", "/ingestion/upload_knowledge", { tenant_id: tenant, app_knowledge: [{ id: "x", type: "note", content: { text: "x" } }] }],
+        ["POST", "/memories/add_memory", { tenant_id: tenant, memories: [{ text: "x" }] }],
+        ["DELETE", "/memories/delete_memory", { tenant_id: tenant }],
+        ["POST", "/knowledge/delete_knowledge", { tenant_id: tenant, source_ids: ["doc-1"] }],
+      ];
+      for (const [method, path, body] of calls) {
+        const res = await t.request(method, path, { body, query: method === "DELETE" ? { memory_id: "m" } : {} });
+        assertLegacyError(res, 400, "INVALID_INPUT");
+      }
+    }
+  });
+
   test("the graph area refuses deep params in its own shape", async () => {
     const res = await t.request("POST", "/byog/query", {
       rawBody: `{"database":"g","collection":"c","query":"RETURN $p AS p","params":{"p":${deepArray(5_000)}}}`,

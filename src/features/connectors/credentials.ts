@@ -25,6 +25,8 @@ export function providerFailure(provider: string, err: unknown, nowMs: number): 
       const seconds = Math.max(1, Math.ceil(((err.retryAtMs ?? nowMs + 60_000) - nowMs) / 1000));
       return new AppError("RATE_LIMITED", `${provider} is rate-limiting these credentials; retry in ${seconds} seconds`, { "Retry-After": String(seconds) });
     }
+    case "bad_cursor":
+      return new AppError("INVALID_INPUT", `${provider} refused the cursor: ${err.message}; send the next_cursor of a previous page, or none`);
     case "not_found":
     case "failed":
       return new AppError("PROVIDER_ERROR", `${provider} call failed: ${err.message}`);

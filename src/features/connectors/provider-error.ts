@@ -4,9 +4,11 @@
  * - `rate_limited`: come back at `retryAtMs` (Retry-After, x-ratelimit-reset) -> the job is
  *   rescheduled at that time, never slept on;
  * - `not_found`: the resource does not exist or is not visible to the credentials;
+ * - `bad_cursor`: a discover cursor the caller sent was not issued here, or the provider refused
+ *   it: the caller's input, answered 400 (never a gateway error);
  * - `failed`: anything else (5xx, network, malformed answer) -> last_error with backoff.
  */
-export type ProviderErrorKind = "auth" | "rate_limited" | "not_found" | "failed";
+export type ProviderErrorKind = "auth" | "rate_limited" | "not_found" | "bad_cursor" | "failed";
 
 export class ProviderError extends Error {
   constructor(

@@ -356,6 +356,7 @@ export class SyncEngine {
         return "rate_limited";
       }
       case "not_found":
+      case "bad_cursor":
       case "failed":
         await this.finishFailed(row, runId, err.message);
         return "failed";

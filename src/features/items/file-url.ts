@@ -38,7 +38,9 @@ export function signFileToken(secret: string, grant: FileGrant): string {
 export function verifyFileToken(secret: string, token: string, nowSeconds: number): FileTokenCheck {
   if (!/^[A-Za-z0-9_-]+$/.test(token)) return { ok: false, reason: "malformed" };
   const raw = Buffer.from(token, "base64url");
-  if (raw.length !== GRANT_BYTES + MAC_BYTES) return { ok: false, reason: "malformed" };
+  // Node's decoder drops trailing characters that do not make a whole byte: only the one
+  // canonical spelling of the bytes is the token, so an appended character is not accepted.
+  if (raw.length !== GRANT_BYTES + MAC_BYTES || raw.toString("base64url") !== token) return { ok: false, reason: "malformed" };
   const bytes = raw.subarray(0, GRANT_BYTES);
   if (!timingSafeEqual(raw.subarray(GRANT_BYTES), mac(secret, bytes))) return { ok: false, reason: "bad_signature" };
   const expiresAt = bytes.readUIntBE(32, 6);

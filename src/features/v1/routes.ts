@@ -52,6 +52,8 @@ const RecallResult = Type.Unsafe<QueryResult>(QueryResultSchema);
 function scope(req: FastifyRequest, source: Record<string, unknown>): { database: string; collection: string | undefined } {
   const { database, collection } = resolveScope(req, source);
   if (database === undefined) throw invalidInput("'tenant_id' is required");
+  // The v1 bodies are decoded here, not by a schema: a name of another type would reach the store.
+  if (typeof database !== "string") throw invalidInput("'tenant_id' must be a string");
   if (collection !== undefined && collection !== null && typeof collection !== "string") throw invalidInput("'sub_tenant_id' must be a string");
   return { database, collection: collection ?? undefined };
 }

@@ -43,7 +43,7 @@ export function createGithubProvider(baseUrl: string, now: () => number = Date.n
     async discover(credentials, page, signal) {
       const c = client(credentials, signal);
       const url = page.cursor ?? c.url("/user/repos", { per_page: Math.min(page.limit, PER_PAGE), sort: "full_name" });
-      if (!url.startsWith(baseUrl)) throw new ProviderError("failed", "discover cursor does not belong to this GitHub");
+      if (!url.startsWith(baseUrl)) throw new ProviderError("bad_cursor", "discover cursor does not belong to this GitHub");
       const repos = await c.page<GithubRepo>(url);
       return {
         resources: repos.items.map((r) => ({

@@ -31,7 +31,7 @@ function decodeCursor(raw: string | null): DiscoverCursor {
   } catch {
     // falls through to the error below
   }
-  throw new ProviderError("failed", "the discover cursor was not issued by this Linear connector");
+  throw new ProviderError("bad_cursor", "the discover cursor was not issued by this Linear connector");
 }
 
 /** The issue filter of a resource: its team or its project. */

@@ -81,6 +81,7 @@ export class SlackClient {
     const error = body.error ?? `HTTP ${res.status}`;
     if (AUTH_ERRORS.has(error)) throw new ProviderError("auth", `Slack refused the token (${error})`);
     if (NOT_FOUND_ERRORS.has(error)) throw new ProviderError("not_found", `Slack: ${error} in ${method}`);
+    if (error === "invalid_cursor") throw new ProviderError("bad_cursor", `Slack: ${error} in ${method}`);
     if (error === "ratelimited") throw new ProviderError("rate_limited", `Slack rate-limited ${method}`, this.now() + DEFAULT_RETRY_MS);
     throw new ProviderError("failed", `Slack ${method} failed: ${error}`);
   }
