@@ -116,7 +116,8 @@ export const ROUTE_FIXTURES: Readonly<Record<string, Fixture>> = {
 /** Routes that answer without a key, each with the reason. Matched on the route table's url. */
 const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   "/healthz": "liveness probe for orchestrators; says nothing about any organization",
-  "/readyz": "readiness probe; reports store health only",
+  "/readyz": "readiness probe; reports store and worker health only",
+  "/metrics": "deployment-wide Prometheus figures, no organization's ids or names in any label; METRICS_TOKEN guards it (test/ops/metrics.test.ts)",
   "/openapi.json": "the API description; the same for everyone",
   "/docs": "the browsable API description and its assets",
   "/console": "the web console's static files; the console asks for a key before calling the API",
