@@ -94,7 +94,7 @@ export interface ConnectorApiUrls {
 }
 
 export type EmbeddingConfig =
-  | { provider: "local"; workers: number }
+  | { provider: "local"; workers: number; queryWorkers: number }
   | { provider: "openai"; baseUrl: string; apiKey: string | null; model: string; dimensions: number }
   | { provider: "transformers"; model: string; localModelPath: string | null; dimensions: number | null };
 
@@ -154,7 +154,7 @@ function embedding(env: Env): EmbeddingConfig {
   const provider = (env.EMBEDDING_PROVIDER ?? "local").trim().toLowerCase();
   switch (provider) {
     case "local":
-      return { provider, workers: int(env, "EMBEDDING_WORKERS", 2, 1, 16) };
+      return { provider, workers: int(env, "EMBEDDING_WORKERS", 2, 1, 16), queryWorkers: int(env, "EMBEDDING_QUERY_WORKERS", 1, 0, 4) };
     case "openai":
       return {
         provider,
