@@ -23,6 +23,12 @@ const RPS = Number(process.env.LOAD_RPS ?? 100);
 const CHUNKS = 100_000;
 /** How long requests still running at a phase's end may take before they count as TIMEOUT errors. */
 const DRAIN_MS = 60_000;
+/**
+ * Requests in flight at most (LOAD_MAX_IN_FLIGHT, default 10 s of traffic): past it the service is
+ * failing anyway, and each waiting request holds a socket; a request whose time comes then is not
+ * sent and counts as an IN_FLIGHT_CAP error.
+ */
+const MAX_IN_FLIGHT = Number(process.env.LOAD_MAX_IN_FLIGHT ?? RPS * 10);
 
 const text = benchText();
 // The in-process application only writes (or finds) the store and makes a key; the service runs apart.
@@ -48,7 +54,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const codeOf = (err: unknown): string => {
   if (!(err instanceof ApiError)) return err instanceof Error ? err.name : "UNKNOWN";
   // A network failure's cause (ECONNRESET, UND_ERR_CONNECT_TIMEOUT, ...) is in its message.
-  return err.status === 0 ? `NETWORK_ERROR (${err.message.slice(0, 80)})` : `${err.status} ${err.code}`;
+  return err.status === 0 ? `NETWORK_ERROR (${err.message.replace(/^could not reach [^ ]+ /, "").slice(0, 80)})` : `${err.status} ${err.code}`;
 };
 
 console.log(
@@ -81,7 +87,18 @@ console.log(
 const tracker = new IndexingTracker(state);
 const rss: Array<{ at: number; mb: number }> = [];
 const loadStarted = performance.now();
-const rssTimer = setInterval(() => rss.push({ at: (performance.now() - loadStarted) / 1000, mb: server.rssMb() }), 60_000);
+const rssTimer = setInterval(() => {
+  // A failed read (the service gone) shows as NaN in the table rather than ending the bench.
+  const mb = (() => {
+    try {
+      return server.rssMb();
+    } catch (err) {
+      console.log(`reading the service's RSS failed: ${String(err)}`);
+      return NaN;
+    }
+  })();
+  rss.push({ at: (performance.now() - loadStarted) / 1000, mb });
+}, 60_000);
 const poller = setInterval(() => void tracker.poll(), 2_000);
 
 const phase1 = await runPhase("phase 1 (load)", LOAD_SECONDS, server);
@@ -133,6 +150,10 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
       const scheduled = start + next * interval;
       const kind = MIX[next % MIX.length] ?? "query fast";
       stats.startLags.push(now - scheduled);
+      if (inFlight.size >= MAX_IN_FLIGHT) {
+        stats.record(kind, NaN, "IN_FLIGHT_CAP");
+        continue;
+      }
       const request: Promise<void> = send(kind, state).then(
         () => stats.record(kind, performance.now() - scheduled, null),
         (err: unknown) => stats.record(kind, performance.now() - scheduled, codeOf(err)),
