@@ -15,7 +15,11 @@ export class PhaseStats {
 
   constructor(readonly name: string) {}
 
+  /** Set once the phase is reported: a request that answers later was already counted as TIMEOUT. */
+  closed = false;
+
   record(kind: string, latencyMs: number, errorCode: string | null): void {
+    if (this.closed) return;
     let stats = this.kinds.get(kind);
     if (stats === undefined) {
       stats = { count: 0, latencies: [], errors: new Map() };

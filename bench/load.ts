@@ -165,6 +165,7 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
   }
   const drained = await Promise.race([Promise.all(inFlight).then(() => true), sleep(DRAIN_MS).then(() => false)]);
   if (!drained) for (let i = 0; i < inFlight.size; i++) stats.record("unanswered", DRAIN_MS, "TIMEOUT");
+  stats.closed = true;
   const cpu = service.cpuSeconds() - cpuBefore;
   // Over the phase and its drain: work a phase leaves queued is done (and counted) while it drains.
   const wall = (performance.now() - start) / 1000;
