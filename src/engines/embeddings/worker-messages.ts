@@ -1,9 +1,3 @@
-/** The worker's `workerData`. */
-export interface WorkerSetup {
-  /** Batch workers run below normal priority, so request handling and query embeddings get the CPU first. */
-  lowPriority: boolean;
-}
-
 export interface WorkerRequest {
   jobId: number;
   texts: string[];
