@@ -29,7 +29,7 @@ for (const workers of [1, 2]) {
   );
 }
 
-const paragraphs = Array.from({ length: 400 }, (_, i) => sentences.slice(i * 3, i * 3 + 6).join(". "));
+const paragraphs = Array.from({ length: 400 }, (_, i) => Array.from({ length: 6 }, (_, j) => sentences[(i * 3 + j) % sentences.length]).join(". "));
 for (const lane of [false, true]) {
   const embedder = await createLocalEmbedder({ workers: 2, batchSize: 16, queryWorkers: lane ? 1 : 0 });
   await embedder.embed(paragraphs.slice(0, 8));
