@@ -1,6 +1,9 @@
 // Local embedder throughput: `npx tsx bench/embeddings.ts [sentences]`. Prints sentences/s for 1
-// and 2 worker threads on the same synthetic sentences (short, chat-like, 8-20 words).
+// and 2 worker threads on the same synthetic sentences (short, chat-like, 8-20 words). Then the
+// query lane: how long a query's text takes to embed while 400 ingestion texts are queued, with
+// the query queued behind them (as before the lane) and with the lane (EMBEDDING_QUERY_WORKERS=1).
 import { createLocalEmbedder } from "../src/engines/embeddings/local-embedder.js";
+import { percentile } from "./bench-utils.js";
 
 const count = Number(process.argv[2] ?? 2000);
 const words =
@@ -23,5 +26,24 @@ for (const workers of [1, 2]) {
   await embedder.close();
   console.log(
     `workers=${workers}: load ${Math.round(loadMs)} ms, ${vectors.length} sentences in ${seconds.toFixed(1)} s = ${Math.round(vectors.length / seconds)} sentences/s`,
+  );
+}
+
+const paragraphs = Array.from({ length: 400 }, (_, i) => Array.from({ length: 6 }, (_, j) => sentences[(i * 3 + j) % sentences.length]).join(". "));
+for (const lane of [false, true]) {
+  const embedder = await createLocalEmbedder({ workers: 2, batchSize: 16, queryWorkers: lane ? 1 : 0 });
+  await embedder.embed(paragraphs.slice(0, 8));
+  const ingestion = embedder.embed(paragraphs);
+  const times: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t0 = performance.now();
+    await embedder.embed([`what did the customer ask about the refund #${i}?`], { urgent: lane });
+    times.push(performance.now() - t0);
+  }
+  await ingestion;
+  await embedder.close();
+  times.sort((a, b) => a - b);
+  console.log(
+    `${lane ? "query lane" : "one queue (before the lane)"}: 10 query embeddings during ingestion of 400 paragraphs: p50 ${percentile(times, 0.5).toFixed(0)} ms, max ${(times.at(-1) ?? NaN).toFixed(0)} ms`,
   );
 }

@@ -44,15 +44,13 @@ export interface Features {
   readonly statuses: StatusService;
 }
 
-const FEEDBACK_PER_MINUTE = 100;
-
 /** Organizations (with the bootstrap keys) and the services built on the context features. */
 export async function buildFeatures(config: Config, { logger, metrics, store, queue, embedder, now }: Platform, context: ContextFeatures): Promise<Features> {
   const { databases, blobs, vectors, ingest, edit } = context;
   const orgs = new OrgService(store);
   await inSystemScope(() => orgs.bootstrap(config.bootstrapApiKeys));
   const queryLog = new QueryLog(store, logger);
-  const feedback = new FeedbackService(store, databases, queryLog, { perMinute: FEEDBACK_PER_MINUTE });
+  const feedback = new FeedbackService(store, databases, queryLog, { perMinute: config.feedbackPerMinute });
   const graphArea = new GraphAreaService(store, databases, {
     maxRows: config.graphMaxRows,
     timeoutMs: config.graphQueryTimeoutMs,

@@ -27,6 +27,8 @@ export interface Config {
   readonly maxDatabasesPerOrg: number;
   /** Requests per minute per API key; 0 disables the limiter. */
   readonly rateLimitPerMinute: number;
+  /** Feedback submissions per minute per organization (counted in the store, across processes). */
+  readonly feedbackPerMinute: number;
   /** Run job workers in this process (api-only nodes set WORKERS=0). */
   readonly workerConcurrency: number;
   /** Concurrent indexing jobs (0 when WORKERS is 0): enough to keep the embedder's batches full. */
@@ -96,7 +98,7 @@ export interface ConnectorApiUrls {
 }
 
 export type EmbeddingConfig =
-  | { provider: "local"; workers: number }
+  | { provider: "local"; workers: number; queryWorkers: number }
   | { provider: "openai"; baseUrl: string; apiKey: string | null; model: string; dimensions: number }
   | { provider: "transformers"; model: string; localModelPath: string | null; dimensions: number | null };
 
@@ -156,7 +158,7 @@ function embedding(env: Env): EmbeddingConfig {
   const provider = (env.EMBEDDING_PROVIDER ?? "local").trim().toLowerCase();
   switch (provider) {
     case "local":
-      return { provider, workers: int(env, "EMBEDDING_WORKERS", 2, 1, 16) };
+      return { provider, workers: int(env, "EMBEDDING_WORKERS", 2, 1, 16), queryWorkers: int(env, "EMBEDDING_QUERY_WORKERS", 1, 0, 4) };
     case "openai":
       return {
         provider,
@@ -275,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 10_000, 100, 60_000),
     maxDatabasesPerOrg: int(env, "MAX_DATABASES_PER_ORG", 100, 1, 1_000_000),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
+    feedbackPerMinute: int(env, "FEEDBACK_PER_MINUTE", 100, 1, 10_000_000),
     workerConcurrency: int(env, "WORKERS", 4, 0, 256),
     ingestConcurrency: env.WORKERS?.trim() === "0" ? 0 : int(env, "INGEST_WORKERS", 32, 0, 1024),
     jobLeaseMs: int(env, "JOB_LEASE_MS", 60_000, 500, 3_600_000),

@@ -52,3 +52,33 @@ describe("local embedder (USE lite, worker pool)", () => {
     assert.deepEqual(await embedder.embed([]), []);
   });
 });
+
+describe("local embedder query lane", () => {
+  let embedder: Embedder;
+  before(async () => {
+    embedder = await createEmbedder({ provider: "local", workers: 1, batchSize: 4, queryWorkers: 1 });
+  });
+  after(async () => {
+    await embedder.close();
+  });
+
+  it("embeds an urgent text while ingestion's batches are still queued, with the same vector", async () => {
+    const finished: string[] = [];
+    const batchTexts = Array.from({ length: 64 }, (_, i) => `Paragraph ${i} of a long document about quarterly planning and hiring.`);
+    const batches = embedder.embed(batchTexts).then((v) => {
+      finished.push("batches");
+      return v;
+    });
+    const urgent = embedder.embed(["How do I reset my password?"], { urgent: true }).then((v) => {
+      finished.push("urgent");
+      return v;
+    });
+    const [[queryVector], batchVectors] = await Promise.all([urgent, batches]);
+    // 16 batches of 4 on the one batch worker: the urgent text does not wait for them.
+    assert.deepEqual(finished, ["urgent", "batches"]);
+    assert.equal(batchVectors.length, 64);
+    const [plain] = await embedder.embed(["How do I reset my password?"]);
+    assert.ok(queryVector && plain);
+    assert.ok(cosineSimilarity(queryVector, plain) > 0.9999, "both lanes run the same model");
+  });
+});

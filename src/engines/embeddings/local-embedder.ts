@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { EmbedderError } from "./embedder.js";
-import type { Embedder } from "./embedder.js";
+import type { EmbedOptions, Embedder } from "./embedder.js";
 import type { WorkerReply, WorkerRequest } from "./worker-messages.js";
 
 export interface LocalEmbedderConfig {
@@ -10,6 +10,12 @@ export interface LocalEmbedderConfig {
   batchSize?: number;
   /** Maximum wait for all workers to load the model; default 60 s. */
   loadTimeoutMs?: number;
+  /**
+   * Extra worker threads that embed only urgent texts (queries), so a query never waits behind
+   * ingestion's batches on the `workers`. Default 0 here (batch users); the service sets
+   * EMBEDDING_QUERY_WORKERS, default 1. Each costs one more model (~100 MB RSS).
+   */
+  queryWorkers?: number;
 }
 
 const DIMENSIONS = 512;
@@ -23,7 +29,11 @@ interface Job {
 
 class WorkerSlot {
   current: Job | undefined;
-  constructor(readonly worker: Worker) {}
+  constructor(
+    readonly worker: Worker,
+    /** Serves urgent jobs only. */
+    readonly queryLane: boolean,
+  ) {}
 }
 
 /**
@@ -42,14 +52,19 @@ class LocalEmbedder implements Embedder {
   readonly id = `local:use-lite:${DIMENSIONS}`;
   readonly dimensions = DIMENSIONS;
   private readonly queue: Job[] = [];
+  /** Queries' texts: dispatched before `queue`, to the query lane or any idle worker. */
+  private readonly urgent: Job[] = [];
   private nextJobId = 1;
   private failure: Error | undefined;
   private closed = false;
+  /** The query lane first, so an urgent job takes it rather than a batch worker that a batch could use. */
+  private readonly dispatchOrder: WorkerSlot[];
 
   constructor(
     private readonly slots: WorkerSlot[],
     private readonly batchSize: number,
   ) {
+    this.dispatchOrder = [...slots].sort((a, b) => Number(b.queryLane) - Number(a.queryLane));
     for (const slot of slots) {
       slot.worker.on("message", (reply: WorkerReply) => this.onReply(slot, reply));
       slot.worker.on("error", (error) => this.fail(slot, error));
@@ -59,14 +74,15 @@ class LocalEmbedder implements Embedder {
     }
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (this.closed) throw new EmbedderError("embedder is closed");
     if (this.failure !== undefined) throw this.failure;
     if (texts.length === 0) return [];
+    const queue = options.urgent === true ? this.urgent : this.queue;
     const batches: Promise<Float32Array[]>[] = [];
     for (let i = 0; i < texts.length; i += this.batchSize) {
       const batch = texts.slice(i, i + this.batchSize);
-      batches.push(new Promise((resolve, reject) => this.queue.push({ id: this.nextJobId++, texts: batch, resolve, reject })));
+      batches.push(new Promise((resolve, reject) => queue.push({ id: this.nextJobId++, texts: batch, resolve, reject })));
     }
     this.dispatch();
     return (await Promise.all(batches)).flat();
@@ -76,16 +92,16 @@ class LocalEmbedder implements Embedder {
     if (this.closed) return;
     this.closed = true;
     const error = new EmbedderError("embedder closed");
-    for (const job of this.queue.splice(0)) job.reject(error);
+    for (const job of [...this.urgent.splice(0), ...this.queue.splice(0)]) job.reject(error);
     for (const slot of this.slots) slot.current?.reject(error);
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
+    for (const slot of this.dispatchOrder) {
       if (slot.current !== undefined) continue;
-      const job = this.queue.shift();
-      if (job === undefined) return;
+      const job = this.urgent.shift() ?? (slot.queryLane ? undefined : this.queue.shift());
+      if (job === undefined) continue;
       slot.current = job;
       slot.worker.postMessage({ jobId: job.id, texts: job.texts } satisfies WorkerRequest);
     }
@@ -115,11 +131,11 @@ class LocalEmbedder implements Embedder {
     this.failure ??= failure;
     slot.current?.reject(failure);
     slot.current = undefined;
-    for (const job of this.queue.splice(0)) job.reject(failure);
+    for (const job of [...this.urgent.splice(0), ...this.queue.splice(0)]) job.reject(failure);
   }
 }
 
-function startWorker(loadTimeoutMs: number): Promise<WorkerSlot> {
+function startWorker(loadTimeoutMs: number, queryLane: boolean): Promise<WorkerSlot> {
   const worker = spawnWorker();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -131,7 +147,7 @@ function startWorker(loadTimeoutMs: number): Promise<WorkerSlot> {
       clearTimeout(timer);
       worker.off("message", onMessage);
       worker.off("error", onError);
-      if (reply.type === "ready") resolve(new WorkerSlot(worker));
+      if (reply.type === "ready") resolve(new WorkerSlot(worker, queryLane));
       else {
         void worker.terminate();
         reject(new EmbedderError(`local model failed to load: ${reply.message}`));
@@ -150,9 +166,12 @@ function startWorker(loadTimeoutMs: number): Promise<WorkerSlot> {
 export async function createLocalEmbedder(config: LocalEmbedderConfig = {}): Promise<Embedder> {
   const workers = config.workers ?? 2;
   const batchSize = config.batchSize ?? 32;
+  const queryWorkers = config.queryWorkers ?? 0;
   if (!Number.isInteger(workers) || workers < 1) throw new EmbedderError(`workers must be a positive integer, got ${workers}`);
+  if (!Number.isInteger(queryWorkers) || queryWorkers < 0) throw new EmbedderError(`queryWorkers must be a non-negative integer, got ${queryWorkers}`);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new EmbedderError(`batchSize must be a positive integer, got ${batchSize}`);
-  const started = await Promise.allSettled(Array.from({ length: workers }, () => startWorker(config.loadTimeoutMs ?? 60_000)));
+  const lanes = [...Array.from({ length: workers }, () => false), ...Array.from({ length: queryWorkers }, () => true)];
+  const started = await Promise.allSettled(lanes.map((queryLane) => startWorker(config.loadTimeoutMs ?? 60_000, queryLane)));
   const slots = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (failed !== undefined) {

@@ -55,9 +55,12 @@ export class SharedEmbedder {
     });
   }
 
-  /** For latency-sensitive callers (queries): straight to the provider, not behind gathering batches. */
+  /**
+   * For latency-sensitive callers (queries): straight to the provider, not behind gathering
+   * batches, and marked urgent so the provider does not queue it behind ingestion's batches either.
+   */
   async embedNow(texts: string[]): Promise<Float32Array[]> {
-    return (await this.provider()).embed(texts);
+    return (await this.provider()).embed(texts, { urgent: true });
   }
 
   async close(): Promise<void> {
@@ -122,7 +125,7 @@ export class SharedEmbedder {
 function providerConfig(config: EmbeddingConfig): Parameters<typeof createEmbedder>[0] {
   switch (config.provider) {
     case "local":
-      return { provider: "local", workers: config.workers };
+      return { provider: "local", workers: config.workers, queryWorkers: config.queryWorkers };
     case "openai":
       return {
         provider: "openai",

@@ -1,0 +1,79 @@
+// The service under bench:load: its own child process (so its resident memory and CPU are its
+// alone), listening on 127.0.0.1, on the bench store.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { freePort } from "../test/helpers/webhook-receiver.js";
+
+export interface LoadServer {
+  readonly proc: ChildProcess;
+  readonly pid: number;
+  readonly baseUrl: string;
+  /** VmRSS of the process in MB (worker threads included: they share it). */
+  rssMb(): number;
+  /** User + system CPU seconds the process has used so far. */
+  cpuSeconds(): number;
+  stop(): Promise<void>;
+}
+
+/** LOAD_SERVER_ROOT runs another checkout's service (an earlier revision, to compare before and after). */
+const ROOT = process.env.LOAD_SERVER_ROOT ?? fileURLToPath(new URL("..", import.meta.url));
+/** Clock ticks per second of /proc/<pid>/stat on Linux. */
+const CLOCK_TICKS = 100;
+
+/**
+ * Starts `src/main.ts` (through tsx) or, with LOAD_SERVER=dist, the built `dist/main.js`.
+ * LOAD_SERVER_NODE_ARGS adds node flags (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+ */
+export async function startLoadServer(env: Record<string, string>): Promise<LoadServer> {
+  const port = await freePort();
+  const entry = process.env.LOAD_SERVER === "dist" ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"];
+  const nodeArgs = (process.env.LOAD_SERVER_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0);
+  const proc = spawn(process.execPath, [...nodeArgs, ...entry], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const pid = proc.pid;
+  if (pid === undefined) throw new Error("the service did not start");
+  const exited = once(proc, "exit");
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`the service exited with ${proc.exitCode} while starting`);
+    // Refused connections are expected until it listens; anything else shows as the deadline's error.
+    const ok = await fetch(`${baseUrl}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error("the service did not answer /healthz within 120 s");
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    proc,
+    pid,
+    baseUrl,
+    rssMb: () => {
+      const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      return match?.[1] === undefined ? NaN : Number(match[1]) / 1024;
+    },
+    cpuSeconds: () => {
+      // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    },
+    stop: async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill("SIGTERM");
+      const timer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,177 @@
+// Load and soak: `npm run bench:load` (embedded) or with DATABASE_URL (PostgreSQL).
+// Opens the 100,000-chunk store of bench/bench-store.ts (BENCH_DATA_DIR reuses it), starts the
+// service as its own process on 127.0.0.1, and drives an open-loop fixed schedule of LOAD_RPS
+// requests per second (default 100) of the mix in bench/load-mix.ts: every request starts at its
+// scheduled time whatever earlier ones are doing, and its latency counts from that time, so a slow
+// service cannot slow the load down and hide its own queueing (no coordinated omission).
+// Phase 1: LOAD_SECONDS (default 60). Phase 2, the soak: SOAK_SECONDS (default 600) at the same rate.
+// Prints per kind count, errors (non-2xx or network, by code), p50/p95/p99/max; the ingested
+// items' time to searchable; the service's resident memory (VmRSS) at 1 minute and every minute
+// of the soak, and its CPU per request; the machine. It stops by itself.
+import { randomBytes } from "node:crypto";
+import { cpus, loadavg, totalmem } from "node:os";
+import { ApiError, createApiClient } from "../src/client/api-client.js";
+import { benchText, openBenchStore } from "./bench-store.js";
+import { MIX, MixState, send } from "./load-mix.js";
+import { startLoadServer, type LoadServer } from "./load-server.js";
+import { PhaseStats } from "./load-stats.js";
+import { IndexingTracker } from "./load-indexing.js";
+
+const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
+const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
+const RPS = Number(process.env.LOAD_RPS ?? 100);
+const CHUNKS = 100_000;
+/** How long requests still running at a phase's end may take before they count as TIMEOUT errors. */
+const DRAIN_MS = 60_000;
+/**
+ * Requests in flight at most (LOAD_MAX_IN_FLIGHT, default 10 s of traffic): past it the service is
+ * failing anyway, and each waiting request holds a socket; a request whose time comes then is not
+ * sent and counts as an IN_FLIGHT_CAP error.
+ */
+const MAX_IN_FLIGHT = Number(process.env.LOAD_MAX_IN_FLIGHT ?? RPS * 10);
+
+const text = benchText();
+// The in-process application only writes (or finds) the store and makes a key; the service runs apart.
+const store = await openBenchStore({ chunks: CHUNKS, distinctVectors: 1_000, text, env: { WARM_UP_INDEXES: "false" } });
+await store.app.close();
+const server = await startLoadServer({
+  DATA_DIR: store.db.dataDir,
+  DATABASE_URL: store.db.databaseUrl ?? "",
+  // One client key sends all 100 requests/s: the per-key limit (1,200/min by default) is for tenants, not this test.
+  RATE_LIMIT_PER_MINUTE: "0",
+  // 10 feedback submissions a second from one organization: the per-organization cap (100/min) is raised likewise.
+  FEEDBACK_PER_MINUTE: "100000",
+});
+// undici's "fetch failed" carries the reason (ECONNRESET, a connect timeout) in its cause: keep it in the message.
+const fetchWithCause = (request: Request): Promise<Response> =>
+  fetch(request).catch((err: unknown) => {
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : null;
+    throw cause === null ? err : new Error(`${cause.name}: ${"code" in cause ? String(cause.code) : cause.message}`);
+  });
+const api = createApiClient({ baseUrl: server.baseUrl, apiKey: store.key, fetch: fetchWithCause });
+const state = new MixState(api, text, CHUNKS / 10, CHUNKS / 10, randomBytes(3).toString("hex"));
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const codeOf = (err: unknown): string => {
+  if (!(err instanceof ApiError)) return err instanceof Error ? err.name : "UNKNOWN";
+  // A network failure's cause (ECONNRESET, UND_ERR_CONNECT_TIMEOUT, ...) is in its message.
+  return err.status === 0 ? `NETWORK_ERROR (${err.message.replace(/^could not reach [^ ]+ /, "").slice(0, 80)})` : `${err.status} ${err.code}`;
+};
+
+console.log(
+  `machine: ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 2 ** 30).toFixed(1)} GB; node ${process.version}; backend ${store.backend}; ` +
+    `${CHUNKS} knowledge + ${CHUNKS / 10} memory chunks (${store.reused ? "reused" : "written now"}); load average at start ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+);
+console.log(`mix per 20 requests: ${MIX.join(", ")}; ${RPS} requests/s; phase 1 ${LOAD_SECONDS} s, soak ${SOAK_SECONDS} s`);
+
+// Warm-up, not measured: the indexes load on the first queries, the embedder on the first embedding.
+const warmStarted = performance.now();
+for (let i = 0; i < 40; i++) {
+  const kind = MIX[i % MIX.length] ?? "query fast";
+  await send(kind, state).catch((err: unknown) => console.log(`warm-up ${kind}: ${codeOf(err)} ${err instanceof Error ? err.message : ""}`));
+}
+// The service loads the search indexes of the stored scopes in the background at start (110k
+// chunks' postings: tens of seconds of its CPU on a busy machine); the load starts once it is quiet.
+const settleDeadline = performance.now() + 300_000;
+for (let before = server.cpuSeconds(); performance.now() < settleDeadline;) {
+  await sleep(2_000);
+  const used = server.cpuSeconds() - before;
+  before += used;
+  if (used < 0.4) break;
+}
+console.log(
+  `warm-up: 40 sequential requests, then the service's start-up work settled, in ${((performance.now() - warmStarted) / 1000).toFixed(1)} s; service RSS ${server.rssMb().toFixed(0)} MB`,
+);
+
+const tracker = new IndexingTracker(state);
+const rss: Array<{ at: number; mb: number }> = [];
+const loadStarted = performance.now();
+const rssTimer = setInterval(() => {
+  // A failed read (the service gone) shows as NaN in the table rather than ending the bench.
+  const mb = (() => {
+    try {
+      return server.rssMb();
+    } catch (err) {
+      console.log(`reading the service's RSS failed: ${String(err)}`);
+      return NaN;
+    }
+  })();
+  rss.push({ at: (performance.now() - loadStarted) / 1000, mb });
+}, 60_000);
+const poller = setInterval(() => void tracker.poll(), 2_000);
+
+const phase1 = await runPhase("phase 1 (load)", LOAD_SECONDS, server);
+const soak = SOAK_SECONDS > 0 ? await runPhase("phase 2 (soak)", SOAK_SECONDS, server) : null;
+clearInterval(rssTimer);
+// The items ingested last get their indexing time to finish.
+const indexDeadline = Date.now() + DRAIN_MS;
+while (state.pending.size > 0 && Date.now() < indexDeadline) {
+  await tracker.poll();
+  await sleep(1_000);
+}
+clearInterval(poller);
+tracker.print();
+
+console.log("\nservice resident memory (VmRSS, MB):");
+for (const s of rss) console.log(`  ${(s.at / 60).toFixed(0).padStart(3)} min  ${s.mb.toFixed(0)}`);
+const first = rss.find((s) => s.at >= LOAD_SECONDS - 1);
+const last = rss.at(-1);
+if (first !== undefined && last !== undefined && last !== first)
+  console.log(`RSS at ${(last.at / 60).toFixed(0)} min / at ${(first.at / 60).toFixed(0)} min: ${(last.mb / first.mb).toFixed(3)} (target within 10%)`);
+
+const queryP99 = Math.max(...[phase1, soak].flatMap((p) => (p ? [percentileOf(p.latencies("query"), 0.99)] : [])));
+const errors = phase1.errorCount() + (soak?.errorCount() ?? 0) + tracker.errored;
+console.log(`\ntargets: errors ${errors} (target 0); query p99 ${queryP99.toFixed(1)} ms (target < 300 ms on the embedded backend)`);
+console.log(
+  `load average at end ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
+await server.stop();
+await store.db.drop();
+
+function percentileOf(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+}
+
+/** One phase of the open-loop schedule: request i starts at start + i / RPS. */
+async function runPhase(name: string, seconds: number, service: LoadServer): Promise<PhaseStats> {
+  const stats = new PhaseStats(name);
+  const total = Math.round(seconds * RPS);
+  const interval = 1000 / RPS;
+  const inFlight = new Set<Promise<void>>();
+  const cpuBefore = service.cpuSeconds();
+  const start = performance.now();
+  let next = 0;
+  while (next < total) {
+    const now = performance.now();
+    for (; next < total && start + next * interval <= now; next++) {
+      const scheduled = start + next * interval;
+      const kind = MIX[next % MIX.length] ?? "query fast";
+      stats.startLags.push(now - scheduled);
+      if (inFlight.size >= MAX_IN_FLIGHT) {
+        stats.record(kind, NaN, "IN_FLIGHT_CAP");
+        continue;
+      }
+      const request: Promise<void> = send(kind, state).then(
+        () => stats.record(kind, performance.now() - scheduled, null),
+        (err: unknown) => stats.record(kind, performance.now() - scheduled, codeOf(err)),
+      );
+      inFlight.add(request);
+      void request.finally(() => inFlight.delete(request));
+    }
+    await sleep(Math.max(0, start + next * interval - performance.now()));
+  }
+  const drained = await Promise.race([Promise.all(inFlight).then(() => true), sleep(DRAIN_MS).then(() => false)]);
+  if (!drained) for (let i = 0; i < inFlight.size; i++) stats.record("unanswered", DRAIN_MS, "TIMEOUT");
+  stats.closed = true;
+  const cpu = service.cpuSeconds() - cpuBefore;
+  // Over the phase and its drain: work a phase leaves queued is done (and counted) while it drains.
+  const wall = (performance.now() - start) / 1000;
+  stats.print(seconds);
+  console.log(
+    `service CPU: ${cpu.toFixed(1)} s in ${wall.toFixed(0)} s (phase and drain; ${((cpu / wall) * 100).toFixed(0)}% of one core), ${((cpu * 1000) / total).toFixed(1)} ms per request sent`,
+  );
+  return stats;
+}
