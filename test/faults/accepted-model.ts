@@ -10,15 +10,22 @@ export class AcceptedModel {
   readonly uncertain = new Set<string>();
   requests = 0;
   refused = 0;
+  /** Every answer (or its absence, status null), with when the request started and ended. */
+  readonly answers: Array<{ readonly startedAt: number; readonly endedAt: number; readonly status: number | null; readonly code: string }> = [];
 
   /** Sends a request through `send`; the ids are accepted on 2xx, uncertain when no answer came. */
   async offer(ids: readonly string[], send: () => Promise<Response>): Promise<number | null> {
     this.requests++;
+    const startedAt = Date.now();
     let res: Response;
+    let code = "";
     try {
       res = await send();
-      await res.arrayBuffer();
+      const text = await res.text();
+      if (res.status >= 400) code = errorCode(text);
+      this.answers.push({ startedAt, endedAt: Date.now(), status: res.status, code });
     } catch (err) {
+      this.answers.push({ startedAt, endedAt: Date.now(), status: null, code: err instanceof Error ? err.message : String(err) });
       // Refused: nothing reached a process (it is down), so nothing was offered. Reset: the
       // process died with the request in flight, so it may have stored it or not.
       if (connectionRefused(err)) {
@@ -58,6 +65,16 @@ export function loop(step: () => Promise<void>, pauseMs: () => number): { stop()
       await done;
     },
   };
+}
+
+function errorCode(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown } };
+    return typeof body.error?.code === "string" ? body.error.code : "";
+  } catch {
+    // Not the envelope: the answer's text is what the test reports.
+    return text.slice(0, 200);
+  }
 }
 
 function connectionRefused(err: unknown): boolean {
