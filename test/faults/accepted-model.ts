@@ -44,6 +44,13 @@ export class AcceptedModel {
     return res.status;
   }
 
+  /** Answers that are errors of the service itself (5xx other than 503 SERVICE_UNAVAILABLE). */
+  serverErrors(): string[] {
+    return this.answers
+      .filter((a) => a.status !== null && a.status >= 500 && !(a.status === 503 && a.code === "SERVICE_UNAVAILABLE"))
+      .map((a) => `${a.status} ${a.code}`);
+  }
+
   /** The ids that may be stored. */
   allowed(): Set<string> {
     return new Set([...this.accepted, ...this.uncertain]);
@@ -69,8 +76,10 @@ export function loop(step: () => Promise<void>, pauseMs: () => number): { stop()
 
 function errorCode(text: string): string {
   try {
-    const body = JSON.parse(text) as { error?: { code?: unknown } };
-    return typeof body.error?.code === "string" ? body.error.code : "";
+    // The envelope's error, or the graph area's legacy {detail} shape.
+    const body = JSON.parse(text) as { error?: { code?: unknown }; detail?: { error_code?: unknown } };
+    const code = body.error?.code ?? body.detail?.error_code;
+    return typeof code === "string" ? code : "";
   } catch {
     // Not the envelope: the answer's text is what the test reports.
     return text.slice(0, 200);

@@ -83,7 +83,7 @@ export class Cluster {
 
   private spawn(role: Node["role"]): Promise<ServerProcess> {
     const roleEnv: Record<string, string> = role === "api" ? { WORKERS: "0" } : {};
-    return startServerProcess(this.t, this.db, { ...FAST_RECOVERY, ...this.env, ...roleEnv }, { captureStderr: true });
+    return startServerProcess(this.t, this.db, { ...FAST_RECOVERY, ...this.env, ...roleEnv }, { captureStderr: true, readyTimeoutMs: 180_000 });
   }
 
   /** The base URL of a live API process (round robin over them). */

@@ -21,7 +21,11 @@ test("SIGKILL during graph-area writes: accepted writes present exactly once aft
   t.after(() => db.drop());
   const cluster = await Cluster.start(t, db, { BOOTSTRAP_API_KEY: KEY });
   const post = (base: string, path: string, body: unknown): Promise<Response> =>
-    fetch(`${base}${path}`, { method: "POST", headers: { Authorization: `Bearer ${KEY}`, "API-Version": "2", "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${KEY}`, "API-Version": "2", "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const rows = async (query: string): Promise<Array<Record<string, unknown>>> => {
     const res = await post(cluster.url(), "/byog/query", { database: "g", collection: "c", query, params: {} });
     const body = (await res.json()) as { data?: unknown };
@@ -38,8 +42,7 @@ test("SIGKILL during graph-area writes: accepted writes present exactly once aft
     if (model.accepted.size + model.uncertain.size >= MAX_WRITES) return;
     const k = `w${serial++}`;
     const kind = rng.int(0, 2);
-    const query =
-      kind === 0 ? "CREATE (:W {k: $k})" : kind === 1 ? "MERGE (:M {k: $k})" : "CREATE (:P {k: $k})-[:R {k: $k}]->(:Q {k: $k})";
+    const query = kind === 0 ? "CREATE (:W {k: $k})" : kind === 1 ? "MERGE (:M {k: $k})" : "CREATE (:P {k: $k})-[:R {k: $k}]->(:Q {k: $k})";
     if (kind === 1) merges.add(k);
     const base = cluster.url();
     await model.offer([k], () => post(base, "/byog/query", { database: "g", collection: "c", query, params: { k } }));
@@ -55,9 +58,12 @@ test("SIGKILL during graph-area writes: accepted writes present exactly once aft
   await Promise.all(writers.map((w) => w.stop()));
   console.log(`[fault] ${model.requests} writes sent, ${model.accepted.size} accepted, ${model.uncertain.size} unanswered, ${cluster.kills} processes killed`);
   assert.ok(model.accepted.size > 0);
+  assert.deepEqual(model.serverErrors(), [], "no 500s: a refusal is 503 SERVICE_UNAVAILABLE");
 
   // A client retries its unanswered MERGEs: idempotent, so still one node each.
-  for (const k of merges) if (model.uncertain.has(k)) assert.equal((await post(cluster.url(), "/byog/query", { database: "g", collection: "c", query: "MERGE (:M {k: $k})", params: { k } })).status, 200);
+  for (const k of merges)
+    if (model.uncertain.has(k))
+      assert.equal((await post(cluster.url(), "/byog/query", { database: "g", collection: "c", query: "MERGE (:M {k: $k})", params: { k } })).status, 200);
 
   const counts = new Map<string, number>();
   const count = (label: string, key: unknown): void => {
@@ -80,7 +86,9 @@ test("SIGKILL during graph-area writes: accepted writes present exactly once aft
   for (const k of merges) if (model.uncertain.has(k) && !counts.has(`M:${k}`)) problems.push(`retried MERGE ${k} missing`);
   const patterns = [...counts.keys()].filter((id) => id.startsWith("R:")).length;
   if (Number(p[0]?.n) !== patterns || Number(q[0]?.n) !== patterns || Number(rels[0]?.n) !== patterns)
-    problems.push(`patterns: ${patterns} complete, ${String(p[0]?.n)} P nodes, ${String(q[0]?.n)} Q nodes, ${String(rels[0]?.n)} relationships (a partial write)`);
+    problems.push(
+      `patterns: ${patterns} complete, ${String(p[0]?.n)} P nodes, ${String(q[0]?.n)} Q nodes, ${String(rels[0]?.n)} relationships (a partial write)`,
+    );
   assert.deepEqual(problems, []);
   await cluster.stop();
 });

@@ -75,7 +75,11 @@ test("SIGKILL during ingestion, graph building and webhook delivery: nothing acc
     if (kind === 0) {
       const memories = ids.map((id, i) => ({ id, text: sentence(serial + i) }));
       await model.offer(ids, () =>
-        fetch(`${base}/context/ingest`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify({ type: "memory", database: DATABASE, memories }) }),
+        fetch(`${base}/context/ingest`, {
+          method: "POST",
+          headers: { ...headers, "Content-Type": "application/json" },
+          body: JSON.stringify({ type: "memory", database: DATABASE, memories }),
+        }),
       );
     } else if (kind === 1) {
       const items = ids.map((id, i) => ({ id, type: "note", content: { text: `${sentence(serial + i)} ${sentence(serial + i + 1)}` } }));
@@ -111,8 +115,11 @@ test("SIGKILL during ingestion, graph building and webhook delivery: nothing acc
   }
   await sleep(rng.int(300, 1500));
   await traffic.stop();
-  console.log(`[fault] ${model.requests} ingest requests, ${model.accepted.size} items accepted, ${model.uncertain.size} uncertain, ${cluster.kills} processes killed`);
+  console.log(
+    `[fault] ${model.requests} ingest requests, ${model.accepted.size} items accepted, ${model.uncertain.size} uncertain, ${cluster.kills} processes killed`,
+  );
   assert.ok(model.accepted.size > 0, "the service accepted work between the kills");
+  assert.deepEqual(model.serverErrors(), [], "no 500s: a refusal is 503 SERVICE_UNAVAILABLE");
 
   const store = openStoreOf(db);
   t.after(() => store.close());

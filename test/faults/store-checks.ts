@@ -13,7 +13,7 @@ export function openStoreOf(db: TestDb): Store {
 const TERMINAL = new Set(["completed", "errored"]);
 
 /** The id of a database by name (one organization per fault scenario). */
-export async function databaseId(store: Store, name: string): Promise<string> {
+async function databaseId(store: Store, name: string): Promise<string> {
   const row = await store.db.selectFrom("databases").select("id").where("name", "=", name).executeTakeFirstOrThrow();
   return row.id;
 }
@@ -37,7 +37,11 @@ export async function contextProblems(store: Store, database: string, model: Acc
   }
   for (const i of items) if (!TERMINAL.has(i.status)) problems.push(`item ${i.source_id} not terminal: ${i.status}`);
 
-  const chunks = await store.db.selectFrom("context_chunks").select(["chunk_key", "chunk_uuid", "item_id", "position"]).where("database_id", "=", dbId).execute();
+  const chunks = await store.db
+    .selectFrom("context_chunks")
+    .select(["chunk_key", "chunk_uuid", "item_id", "position"])
+    .where("database_id", "=", dbId)
+    .execute();
   const positions = new Map<string, number[]>();
   for (const c of chunks) positions.set(c.item_id, [...(positions.get(c.item_id) ?? []), c.position]);
   for (const i of items) {
@@ -68,7 +72,9 @@ export async function contextProblems(store: Store, database: string, model: Acc
   const chunkUuids = new Set(chunks.map((c) => c.chunk_uuid));
   const twice = async (table: "context_graph_mentions" | "context_graph_triplets" | "context_graph_links", columns: string[]): Promise<void> => {
     const cols = sql.join(columns.map((c) => sql.ref(c)));
-    const rows = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM ${sql.table(table)} WHERE database_id = ${dbId} GROUP BY ${cols} HAVING COUNT(*) > 1`.execute(store.db);
+    const rows = await sql<{
+      n: number;
+    }>`SELECT COUNT(*) AS n FROM ${sql.table(table)} WHERE database_id = ${dbId} GROUP BY ${cols} HAVING COUNT(*) > 1`.execute(store.db);
     if (rows.rows.length > 0) problems.push(`${table}: ${rows.rows.length} rows stored more than once`);
   };
   await twice("context_graph_mentions", ["item_id", "chunk_id", "entity_id"]);

@@ -7,7 +7,7 @@ import { startServerProcess } from "../helpers/server-process.js";
 import { backendUnderTest, type TestDb } from "../helpers/test-db.js";
 import { AcceptedModel, loop } from "./accepted-model.js";
 import { FAST_RECOVERY, seededRng, sleep, type Rng } from "./fault-kit.js";
-import { startPrivatePostgres } from "./private-postgres.js";
+import { startPrivatePostgres } from "../helpers/private-postgres.js";
 import { contextProblems, deadJobs, openStoreOf, stuckJobs } from "./store-checks.js";
 
 const KEY = "fault-outage-key-0123456789abcdefghijklm";
@@ -50,7 +50,11 @@ function ingestTraffic(target: Target, model: AcceptedModel, rng: Rng): { stop()
   return loop(
     async () => {
       const ids = Array.from({ length: rng.int(2, 8) }, () => `o-${serial++}`);
-      const items = ids.map((id) => ({ id, type: "note", content: { text: `Outage note ${id}: ${"the store went away and came back. ".repeat(rng.int(1, 30))}` } }));
+      const items = ids.map((id) => ({
+        id,
+        type: "note",
+        content: { text: `Outage note ${id}: ${"the store went away and came back. ".repeat(rng.int(1, 30))}` },
+      }));
       await model.offer(ids, () =>
         fetch(`${target.baseUrl}/context/ingest`, {
           method: "POST",
@@ -88,6 +92,7 @@ function answersWithin(model: AcceptedModel, from: number, to: number, fits: boo
 
 async function settled(t: TestContext, target: Target, db: TestDb, model: AcceptedModel): Promise<void> {
   assert.ok(model.accepted.size > 0);
+  assert.deepEqual(model.serverErrors(), [], "no 500s: a refusal is 503 SERVICE_UNAVAILABLE");
   const accepted = [...model.accepted];
   await eventually(
     async () => {
@@ -136,6 +141,7 @@ async function postgresStopped(t: TestContext, rng: Rng): Promise<void> {
     await eventually(async () => model.accepted.size >= after, 30_000, 10);
   }
   await traffic.stop();
+  if (model.serverErrors().length > 0) console.log(server.stdout());
   assert.equal(server.proc.exitCode, null, "the service was not restarted");
   console.log(`[fault] ${model.requests} ingest requests, ${model.accepted.size} items accepted, ${model.refused} refused with 5xx`);
   await settled(t, target, cluster.db, model);

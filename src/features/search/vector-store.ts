@@ -272,7 +272,7 @@ export class VectorStore {
       .execute();
     const out: IndexFileCheck[] = [];
     for (const s of scopes) {
-      const scope: VectorScope = { orgId: s.org_id, databaseId: s.database_id, corpus: s.corpus as Corpus, collection: s.collection };
+      const scope: VectorScope = { orgId: s.org_id, databaseId: s.database_id, corpus: s.corpus, collection: s.collection };
       const file = join(this.indexDir, `${this.name(scope)}.usearch`);
       if (!existsSync(file)) {
         out.push({ file, rows: Number(s.n), indexed: null, missing: null });
