@@ -67,9 +67,10 @@ export class Cluster {
     private readonly env: Record<string, string>,
   ) {}
 
-  static async start(t: TestContext, db: TestDb, env: Record<string, string>): Promise<Cluster> {
+  /** `workers: false`: on PostgreSQL only the two API processes (a scenario with no jobs to run). */
+  static async start(t: TestContext, db: TestDb, env: Record<string, string>, options: { workers?: boolean } = {}): Promise<Cluster> {
     const c = new Cluster(t, db, env);
-    const roles: Array<Node["role"]> = db.databaseUrl ? ["api", "api", "worker", "worker"] : ["both"];
+    const roles: Array<Node["role"]> = db.databaseUrl ? ["api", "api", ...(options.workers === false ? [] : (["worker", "worker"] as const))] : ["both"];
     // The first applies the migrations alone; the others start together and find them applied.
     const [first, ...rest] = roles;
     if (first) c.nodes.push({ role: first, server: await c.spawn(first) });
@@ -99,9 +100,11 @@ export class Cluster {
     await this.killAndReplace((n) => n.role !== "api");
   }
 
-  /** SIGKILLs the processes that serve the API and starts replacements. */
-  async killAndReplaceApi(): Promise<void> {
-    await this.killAndReplace((n) => n.role !== "worker");
+  /** SIGKILLs one process that serves the API (on PostgreSQL the other keeps serving) and starts a replacement. */
+  async killAndReplaceOneApi(rng: Rng): Promise<void> {
+    const api = this.nodes.filter((n) => n.role !== "worker");
+    const victim = api[rng.int(0, api.length - 1)];
+    await this.killAndReplace((n) => n === victim);
   }
 
   private async killAndReplace(which: (n: Node) => boolean): Promise<void> {

@@ -141,7 +141,16 @@ async function postgresStopped(t: TestContext, rng: Rng): Promise<void> {
     await eventually(async () => model.accepted.size >= after, 30_000, 10);
   }
   await traffic.stop();
-  if (model.serverErrors().length > 0) console.log(server.stdout());
+  // On a failure below, the service's own log of its 5xx answers says why.
+  if (model.serverErrors().length > 0)
+    console.log(
+      server
+        .stdout()
+        .split("\n")
+        .filter((l) => l.includes('"level":50'))
+        .slice(0, 5)
+        .join("\n"),
+    );
   assert.equal(server.proc.exitCode, null, "the service was not restarted");
   console.log(`[fault] ${model.requests} ingest requests, ${model.accepted.size} items accepted, ${model.refused} refused with 5xx`);
   await settled(t, target, cluster.db, model);
