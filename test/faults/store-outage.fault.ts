@@ -7,7 +7,7 @@ import { startServerProcess } from "../helpers/server-process.js";
 import { backendUnderTest, type TestDb } from "../helpers/test-db.js";
 import { AcceptedModel, loop } from "./accepted-model.js";
 import { FAST_RECOVERY, seededRng, sleep, type Rng } from "./fault-kit.js";
-import { startPrivatePostgres } from "../helpers/private-postgres.js";
+import { startPrivatePostgres } from "./private-postgres.js";
 import { contextProblems, deadJobs, openStoreOf, stuckJobs } from "./store-checks.js";
 
 const KEY = "fault-outage-key-0123456789abcdefghijklm";

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { freePort } from "./webhook-receiver.js";
-import type { TestDb } from "./test-db.js";
+import { freePort } from "../helpers/webhook-receiver.js";
+import type { TestDb } from "../helpers/test-db.js";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 const run = promisify(execFile);
