@@ -13,7 +13,7 @@ import { seededRng } from "./fault-kit.js";
 let db: TestDb | null = null;
 after(async () => db?.drop());
 
-const PARENTS = 1500;
+const PARENTS = 1000;
 const REPLIES_EVERY = 5;
 const REPLIES = 3;
 const TOTAL = PARENTS + (PARENTS / REPLIES_EVERY) * REPLIES;
@@ -23,8 +23,8 @@ test(
   { timeout: 300_000 },
   async (t0) => {
     const rng = seededRng("connector sync");
-    // Pages of history (200 messages each, 8 in all) asked for before the provider freezes and the kill.
-    const killAtPage = rng.int(2, 6);
+    // Pages of history (200 messages each, 5 in all) asked for before the provider freezes and the kill.
+    const killAtPage = rng.int(2, 4);
     db = await createTestDb();
     const slack = await FakeSlack.start({ token: SLACK_TOKEN });
     t0.after(() => slack.close());
