@@ -1,6 +1,7 @@
 // Runs every test file under test/ with Node's built-in runner through tsx.
 // Node 20's --test does not expand globs itself, so the file list is built here.
-// Usage: node scripts/run-tests.mjs [substring filter ...]
+// Usage: node scripts/run-tests.mjs [--suffix .fault.ts] [substring filter ...]
+//   --suffix   which files are test files (default .test.ts; the fault suite is .fault.ts)
 // Environment:
 //   TEST_CONCURRENCY   test files run at once (default 2)
 //   TEST_TIMEOUT_MS    per-test time limit (default 600000): a test past it fails
@@ -11,12 +12,12 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 
-function collect(dir) {
+function collect(dir, suffix) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...collect(full));
-    else if (name.endsWith(".test.ts")) out.push(full);
+    if (statSync(full).isDirectory()) out.push(...collect(full, suffix));
+    else if (name.endsWith(suffix)) out.push(full);
   }
   return out;
 }
@@ -32,8 +33,15 @@ function positiveInt(name, fallback) {
   return value;
 }
 
-const filters = process.argv.slice(2);
-const files = collect("test")
+const args = process.argv.slice(2);
+const suffixAt = args.indexOf("--suffix");
+const suffix = suffixAt >= 0 ? args[suffixAt + 1] : ".test.ts";
+if (!suffix || suffix.startsWith("--")) {
+  console.error("--suffix needs a file ending, e.g. --suffix .fault.ts");
+  process.exit(2);
+}
+const filters = suffixAt >= 0 ? [...args.slice(0, suffixAt), ...args.slice(suffixAt + 2)] : args;
+const files = collect("test", suffix)
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 if (files.length === 0) {

@@ -197,9 +197,14 @@ export class IngestPipeline {
       const items = new ItemStore(tx);
       const live: Searchable[] = [];
       for (const e of entries) {
-        if (e.retry) await items.deleteChunks(orgOf(e.item), e.item.id); // leftovers of an interrupted earlier attempt
         const extra = { chunk_count: e.chunks.length, inferred_content: e.inferred };
-        if (await this.trySetStatusIn(tx, e.item, ["processing"], "graph_creation", null, extra)) live.push(e);
+        if (!(await this.trySetStatusIn(tx, e.item, ["processing"], "graph_creation", null, extra))) continue;
+        // Leftovers of an interrupted earlier attempt go only once the fence passed: an attempt
+        // that lost the race (another one, claimed after this one's lease expired, already made
+        // the item searchable) must not delete the winner's chunks. The fault suite found items
+        // completed with chunk_count 2 and no chunks that way.
+        if (e.retry) await items.deleteChunks(orgOf(e.item), e.item.id);
+        live.push(e);
       }
       const keys = await items.insertChunksOf(live);
       await this.vectors.insertMany(

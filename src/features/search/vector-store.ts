@@ -8,6 +8,14 @@ import { scopeColumns, type ContentScope } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { UsearchIndex } from "../../engines/vector-index/index.js";
 
+/** A saved index file against the table: `indexed` null when there is no file. */
+export interface IndexFileCheck {
+  readonly file: string;
+  readonly rows: number;
+  readonly indexed: number | null;
+  readonly missing: number | null;
+}
+
 /** One collection's corpus of a database of an organization (one in-process index on SQLite). */
 export type VectorScope = ContentScope;
 
@@ -250,12 +258,62 @@ export class VectorStore {
       try {
         const loaded = new UsearchIndex({ dimensions });
         loaded.load(file);
-        if (loaded.size() === Number(count?.n ?? 0)) return loaded;
+        // Same size is not enough: after a SIGKILL the file predates the rows, and a deletion
+        // plus an insertion since the last save leave the count equal with different keys.
+        if (loaded.size() === Number(count?.n ?? 0) && (await this.missingKeys(scope, loaded)) === 0) return loaded;
       } catch {
         // a damaged or foreign file: rebuild below
       }
     }
     return this.rebuild(scope, dimensions);
+  }
+
+  /** Rows of the scope whose key the index lacks (equal sizes and none missing: the same keys). */
+  private async missingKeys(scope: VectorScope, index: UsearchIndex): Promise<number> {
+    let missing = 0;
+    let after = -1;
+    for (;;) {
+      const rows = await this.store.db
+        .selectFrom("context_vectors")
+        .select("chunk_key")
+        .where((eb) => eb.and(scopeColumns(scope)))
+        .where("chunk_key", ">", after)
+        .orderBy("chunk_key")
+        .limit(20_000)
+        .execute();
+      if (rows.length === 0) return missing;
+      for (const r of rows) {
+        after = Number(r.chunk_key);
+        if (!index.has(after)) missing++;
+      }
+    }
+  }
+
+  /**
+   * Compares each saved index file of the store (as the last process left it) with the
+   * vectors table (SQLite): an operator's consistency check, also run by the fault suite.
+   */
+  async checkSavedIndexes(): Promise<IndexFileCheck[]> {
+    if (this.store.backend !== "sqlite") return [];
+    const scopes = await this.store.db
+      .selectFrom("context_vectors")
+      .select(["org_id", "database_id", "corpus", "collection", "dims"])
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .groupBy(["org_id", "database_id", "corpus", "collection", "dims"])
+      .execute();
+    const out: IndexFileCheck[] = [];
+    for (const s of scopes) {
+      const scope: VectorScope = { orgId: s.org_id, databaseId: s.database_id, corpus: s.corpus, collection: s.collection };
+      const file = join(this.indexDir, `${this.name(scope)}.usearch`);
+      if (!existsSync(file)) {
+        out.push({ file, rows: Number(s.n), indexed: null, missing: null });
+        continue;
+      }
+      const index = new UsearchIndex({ dimensions: s.dims });
+      index.load(file);
+      out.push({ file, rows: Number(s.n), indexed: index.size(), missing: await this.missingKeys(scope, index) });
+    }
+    return out;
   }
 
   private async rebuild(scope: VectorScope, dimensions: number): Promise<UsearchIndex> {

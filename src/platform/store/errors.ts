@@ -56,6 +56,10 @@ export function isStoreUnavailable(err: unknown): boolean {
     message.includes("driver has already been destroyed") ||
     message.includes("Cannot use a pool after calling end") ||
     message.includes("Connection terminated") ||
+    // node-postgres, on a client whose connection broke while it sat checked out (PostgreSQL
+    // stopped or restarted between two statements of a request): no code, only this message.
+    message.includes("Client has encountered a connection error and is not queryable") ||
+    message.includes("timeout exceeded when trying to connect") ||
     message.includes("The database connection is not open")
   );
 }

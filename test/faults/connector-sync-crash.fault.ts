@@ -7,12 +7,13 @@ import { spawnTsx } from "../helpers/child-process.js";
 import { eventually, startTestApp } from "../helpers/harness.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
 import { freePort } from "../helpers/webhook-receiver.js";
-import { SECRET_KEY, SLACK_TOKEN } from "./connector-fixtures.js";
+import { SECRET_KEY, SLACK_TOKEN } from "../connectors/connector-fixtures.js";
+import { seededRng } from "./fault-kit.js";
 
 let db: TestDb | null = null;
 after(async () => db?.drop());
 
-const PARENTS = 1500;
+const PARENTS = 1000;
 const REPLIES_EVERY = 5;
 const REPLIES = 3;
 const TOTAL = PARENTS + (PARENTS / REPLIES_EVERY) * REPLIES;
@@ -21,6 +22,9 @@ test(
   "SIGKILL of the service during a sync: after restart the run resumes from its checkpoint and every object is stored exactly once",
   { timeout: 300_000 },
   async (t0) => {
+    const rng = seededRng("connector sync");
+    // Pages of history (200 messages each, 5 in all) asked for before the provider freezes and the kill.
+    const killAtPage = rng.int(2, 4);
     db = await createTestDb();
     const slack = await FakeSlack.start({ token: SLACK_TOKEN });
     t0.after(() => slack.close());
@@ -64,11 +68,11 @@ test(
     const id = String(created.body.connector_id);
     const history = () => slack.calls.filter((c) => c.method === "conversations.history");
 
-    // Freeze the provider's answers once the third history page was asked for: two pages are
-    // committed, the third is in flight, five are still to come. Then kill the service.
+    // Freeze the provider's answers once history page `killAtPage` was asked for: the pages before
+    // it are committed, that one is in flight, the rest are still to come. Then kill the service.
     let release: (() => void) | null = null;
     const watcher = setInterval(() => {
-      if (release === null && history().length >= 3) release = slack.http.hold();
+      if (release === null && history().length >= killAtPage) release = slack.http.hold();
     }, 1);
     t0.after(() => {
       clearInterval(watcher);
