@@ -12,6 +12,8 @@ export interface FakeEmbeddingsServer {
   /** Milliseconds to wait before answering. */
   delayMs: number;
   dimensions: number;
+  /** Holds the next request until the returned function is called (later requests pass). */
+  holdNext(): () => void;
   close(): Promise<void>;
 }
 
@@ -29,11 +31,20 @@ function vectorFor(text: string, dimensions: number): number[] {
 }
 
 export async function startFakeEmbeddingsServer(dimensions = 8): Promise<FakeEmbeddingsServer> {
-  const state: Omit<FakeEmbeddingsServer, "baseUrl" | "close"> = { requests: [], failNext: [], delayMs: 0, dimensions };
+  let held: Promise<void> | null = null;
+  const holdNext = (): (() => void) => {
+    let release = (): void => undefined;
+    held = new Promise<void>((resolve) => (release = resolve));
+    return () => release();
+  };
+  const state: Omit<FakeEmbeddingsServer, "baseUrl" | "close"> = { requests: [], failNext: [], delayMs: 0, dimensions, holdNext };
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = JSON.parse(await readBody(req)) as { model: string; input: string[]; dimensions?: number };
       state.requests.push({ ...(req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }), body });
+      const gate = held;
+      held = null;
+      if (gate !== null) await gate;
       if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
       const failure = state.failNext.shift();
       if (failure !== undefined) {
