@@ -82,7 +82,7 @@ describe(`randomized input (FUZZ_SEED=${SEED}): never a 5xx or a hang, rejected 
     await w.t.app.worker.stop(10_000);
     digest = new OrgDigest(w.t.app);
     const doc = (await (await fetch(`${w.t.baseUrl}/openapi.json`)).json()) as OpenApiPaths;
-    ops = [...operationsOf(doc), ...HIDDEN_OPERATIONS].sort(
+    ops = [...operationsOf(doc).filter((op) => !notFuzzedUrl(op.template)), ...HIDDEN_OPERATIONS].sort(
       (a, b) => order(a) - order(b) || `${a.template} ${a.method}`.localeCompare(`${b.template} ${b.method}`),
     );
   });
@@ -186,8 +186,10 @@ describe(`randomized input (FUZZ_SEED=${SEED}): never a 5xx or a hang, rejected 
       const health = await fetch(`${w.t.baseUrl}/healthz`, { signal: AbortSignal.timeout(HEALTH_DEADLINE_MS) });
       assert.equal(health.status, 200, `/healthz after ${name}`);
     }
+    // The store is ready; the only thing /readyz may miss is the workers this suite stopped.
     const ready = await fetch(`${w.t.baseUrl}/readyz`, { signal: AbortSignal.timeout(HEALTH_DEADLINE_MS) });
-    assert.equal(ready.status, 200, await ready.text());
+    const readiness = (await ready.json()) as { status: string; workers?: { running: boolean } };
+    assert.deepEqual([ready.status, readiness.status, readiness.workers?.running], [503, "workers not running", false], JSON.stringify(readiness));
     // The digest sees changes: some accepted requests stored something (so an unchanged digest after a refusal means something).
     assert.ok(answered.changedByAccepted > 0 && answered.rejected > answered.accepted, JSON.stringify(answered));
     assert.ok(requests >= ops.length * (FLOOR_RUNS.wellTyped + FLOOR_RUNS.malformed), `requests sent: ${requests}`);
