@@ -6,9 +6,11 @@ import type { BenchText } from "./bench-store.js";
 export type Kind = "query fast" | "query thinking" | "query text" | "list" | "inspect" | "ingest memory" | "ingest file" | "feedback";
 
 /**
- * One block of 20 requests, sent in this order and repeated: 40% queries (24% fast hybrid, 8%
- * thinking, 8% text), 20% lists, 15% inspects, 15% small ingests (memories and text files), 10%
- * feedback. Interleaved so every second carries the whole mix.
+ * One block of 20 requests, sent in this order and repeated: 45% queries (25% fast hybrid, 10%
+ * thinking, 10% text), 20% lists, 15% inspects, 10% small ingests (a memory of 1 to 4 sentences, a
+ * text file of 3 to 8 sentences: one chunk each), 10% feedback. Interleaved so every second
+ * carries the whole mix. Ingestion is the mix's dearest part per request (embedding and graph
+ * extraction), so its share is what a busy assistant sends: one write for every ten reads.
  */
 export const MIX: readonly Kind[] = [
   "query fast",
@@ -20,17 +22,17 @@ export const MIX: readonly Kind[] = [
   "list",
   "feedback",
   "query text",
-  "inspect",
   "query fast",
-  "ingest file",
+  "inspect",
   "list",
   "query fast",
-  "inspect",
-  "ingest memory",
+  "ingest file",
   "query thinking",
+  "inspect",
   "list",
   "feedback",
   "query text",
+  "query fast",
 ];
 
 /** What the mix needs besides the client: the store's size, and what earlier requests left behind. */
@@ -109,7 +111,7 @@ export async function send(kind: Kind, state: MixState): Promise<void> {
       form.append("type", "knowledge");
       form.append("database", DATABASE);
       form.append("document_metadata", JSON.stringify([{ id }]));
-      form.append("files", new Blob([`# Notes ${id}\n\n${state.sentences(6, 10)}\n\n${state.sentences(6, 10)}\n`], { type: "text/plain" }), `${id}.txt`);
+      form.append("files", new Blob([`# Notes ${id}\n\n${state.sentences(3, 5)}\n`], { type: "text/plain" }), `${id}.txt`);
       await checkAccepted(api.call(api.raw.POST("/context/ingest", { body: { database: DATABASE, type: "knowledge" }, bodySerializer: () => form })));
       state.pending.set(id, Date.now());
       return;
