@@ -117,6 +117,18 @@ describe("hostile input: nesting depth and number bounds", () => {
     assertEnvelopeError(res, 400, "INVALID_INPUT");
   });
 
+  test("a 5,000-character path parameter is judged by the route (400 or 404 with a code), not an undocumented 414", async () => {
+    const long = "x".repeat(5_000);
+    const item = await t.request("PATCH", `/context/${long}/metadata`, { body: { database: DB, metadata: { a: 1 } } });
+    assert.ok([400, 404].includes(item.status), item.text);
+    assert.match(String(field(item.body, "error.code")), /^[A-Z_]+$/, item.text);
+    const connector = await t.request("GET", `/connectors/${long}/resources`);
+    assert.ok([400, 404].includes(connector.status), connector.text);
+    const file = await t.request("GET", `/context/files/${long}`);
+    assertEnvelopeError(file, 403, "FILE_URL_INVALID");
+    assert.equal(await listAll(), snapshot);
+  });
+
   test("nesting at the limit is still accepted", async () => {
     const res = await t.request("PATCH", "/context/doc-1/metadata", {
       rawBody: `{"database":"${DB}","additional_metadata":{"x":${deepArray(60)}}}`,
