@@ -64,7 +64,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     // Path parameters are judged by each route's own schema (identifier rules: 400 INVALID_INPUT,
     // or 404 for an id that names nothing); Fastify's default of 100 characters answered an
     // undocumented 414 before any route ran. Node's header limit (16 KB) still bounds the URL.
-    maxParamLength: 16_384,
+    routerOptions: { maxParamLength: 16_384 },
     return503OnClosing: true,
     forceCloseConnections: false,
     ajv: { customOptions: {} },
