@@ -7,6 +7,7 @@ import { assertDetailError, createGraphDatabase, graphClient, type GraphClient }
 // ones always reach their size budget first even on a loaded machine, and a small worker heap so the
 // memory-bound one reaches it; everything else is the default (2 workers, 2 queries per org).
 const TIMEOUT_MS = 5_000;
+const RESPONSIVE_MS = 1_000;
 
 interface Observed {
   readonly res: HttpResult;
@@ -58,9 +59,14 @@ describe("graph area isolation: hostile queries fail alone, cleanly and with the
     return { res: await hostile, health, otherAt: await calm, hostileAt };
   }
 
+  /**
+   * The event loop was never held by the query. A query run on the main thread would hold /healthz for its
+   * whole run (seconds, up to the 5 s budget); the bound is far below that and far above what a garbage
+   * collection pause or a busy 2-core CI machine adds, so it tells the two apart without timing the machine.
+   */
   function assertResponsive(o: Observed): void {
-    const slow = o.health.filter((ms) => ms >= 100);
-    assert.deepEqual(slow, [], `every /healthz answer under 100 ms while the query ran (${o.health.length} polls)`);
+    const slow = o.health.filter((ms) => ms >= RESPONSIVE_MS);
+    assert.deepEqual(slow, [], `every /healthz answer under ${RESPONSIVE_MS} ms while the query ran (${o.health.length} polls)`);
   }
 
   /** For queries that run until their budget: the other organization was served before they ended. */
