@@ -32,16 +32,10 @@ export async function hydrate(store: ChunkStore, chunkKeys: readonly number[], v
   return out;
 }
 
-/** Which of the chunks the visibility admits, by the same two lookups. */
+/** Which of the chunks the visibility admits. */
 export async function visibleChunkKeys(store: ChunkStore, chunkKeys: readonly number[], visible: Visibility): Promise<Set<number>> {
   if (chunkKeys.length === 0) return new Set();
-  const chunks = await store.itemIdsOfChunks(visible, chunkKeys);
-  const items = await store.visibleItems(
-    visible,
-    chunks.map((c) => c.itemId),
-  );
-  const shown = new Set(items.map((i) => i.id));
-  return new Set(chunks.filter((c) => shown.has(c.itemId)).map((c) => c.chunkKey));
+  return new Set(await store.visibleAmong(visible, chunkKeys));
 }
 
 /** Chunks of the given items (forceful relations, neighbouring context), in item and position order. */
