@@ -10,6 +10,7 @@ import { enforceRowSecurity, type RowSecurity } from "./row-security.js";
 import { scopedPostgresDialect, type SessionRole } from "./scoped-dialect.js";
 import type { Schema } from "./schema.js";
 import { WriteHealth } from "./write-health.js";
+import { cachingStatements } from "./statement-cache.js";
 
 export type Backend = "sqlite" | "postgres";
 
@@ -116,11 +117,11 @@ function openSqlite(dataDir: string): Store {
   file.pragma("busy_timeout = 10000");
   file.pragma("foreign_keys = ON");
   const health = new WriteHealth();
-  const db = new Kysely<Schema>({ dialect: observedDialect(new SqliteDialect({ database: file }), (err) => health.observe(err)) });
+  const db = new Kysely<Schema>({ dialect: observedDialect(new SqliteDialect({ database: cachingStatements(file) }), (err) => health.observe(err)) });
   const readFile = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
   readFile.pragma("busy_timeout = 10000");
   readFile.pragma("query_only = ON");
-  const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: readFile }) });
+  const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingStatements(readFile) }) });
   const store: Store = {
     backend: "sqlite",
     db,
