@@ -1,7 +1,8 @@
 // Local embedder throughput: `npx tsx bench/embeddings.ts [sentences]`. Prints sentences/s for 1
 // and 2 worker threads on the same synthetic sentences (short, chat-like, 8-20 words). Then the
 // query lane: how long a query's text takes to embed while 400 ingestion texts are queued, with
-// the query queued behind them (as before the lane) and with the lane (EMBEDDING_QUERY_WORKERS=1).
+// the query queued behind them (as before the lane) and with the lane (EMBEDDING_QUERY_WORKERS=1);
+// and the lane's CPU per query with 1 and 8 queries in flight (those waiting share one model call).
 import { createLocalEmbedder } from "../src/engines/embeddings/local-embedder.js";
 import { percentile } from "./bench-utils.js";
 
@@ -46,4 +47,25 @@ for (const lane of [false, true]) {
   console.log(
     `${lane ? "query lane" : "one queue (before the lane)"}: 10 query embeddings during ingestion of 400 paragraphs: p50 ${percentile(times, 0.5).toFixed(0)} ms, max ${(times.at(-1) ?? NaN).toFixed(0)} ms`,
   );
+}
+
+// Queries arriving together on the query lane alone (no ingestion): 200 distinct questions, 8 in
+// flight at a time, so that those waiting while the lane is busy go in one model call. CPU of the
+// whole process per query (the lane's thread does the work).
+{
+  const embedder = await createLocalEmbedder({ workers: 1, batchSize: 16, queryWorkers: 1 });
+  const questions = Array.from({ length: 200 }, (_, i) => `what did the customer ask about refund number ${i} and the late delivery?`);
+  await embedder.embed(questions.slice(0, 4), { urgent: true });
+  for (const inFlight of [1, 8]) {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (let i = 0; i < questions.length; i += inFlight) {
+      await Promise.all(questions.slice(i, i + inFlight).map((q) => embedder.embed([q], { urgent: true })));
+    }
+    const used = process.cpuUsage(cpu);
+    console.log(
+      `query lane, ${inFlight} queries in flight: ${((used.user + used.system) / 1000 / questions.length).toFixed(1)} ms CPU and ${((performance.now() - started) / questions.length).toFixed(1)} ms wall per query`,
+    );
+  }
+  await embedder.close();
 }

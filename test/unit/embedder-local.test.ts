@@ -81,4 +81,19 @@ describe("local embedder query lane", () => {
     assert.ok(queryVector && plain);
     assert.ok(cosineSimilarity(queryVector, plain) > 0.9999, "both lanes run the same model");
   });
+
+  it("queries waiting together share one model call, and each gets its own vector back", async () => {
+    const questions = Array.from({ length: 9 }, (_, i) => `Who approved invoice number ${i * 7} last week?`);
+    // Sent at once: the first takes the idle lane alone, the rest wait and go together.
+    const together = await Promise.all(questions.map((q) => embedder.embed([q], { urgent: true })));
+    const alone: Float32Array[] = [];
+    for (const q of questions) alone.push(...(await embedder.embed([q], { urgent: true })));
+    assert.equal(together.length, questions.length);
+    together.forEach(([v], i) => {
+      assert.ok(v && alone[i]);
+      assert.ok(cosineSimilarity(v, alone[i]) > 0.9999, `question ${i} got its own vector`);
+      // and not its neighbour's
+      if (i > 0) assert.ok(cosineSimilarity(v, alone[i - 1]!) < 0.9999);
+    });
+  });
 });

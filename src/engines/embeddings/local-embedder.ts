@@ -100,11 +100,44 @@ class LocalEmbedder implements Embedder {
   private dispatch(): void {
     for (const slot of this.dispatchOrder) {
       if (slot.current !== undefined) continue;
-      const job = this.urgent.shift() ?? (slot.queryLane ? undefined : this.queue.shift());
+      const job = this.takeUrgent() ?? (slot.queryLane ? undefined : this.queue.shift());
       if (job === undefined) continue;
       slot.current = job;
       slot.worker.postMessage({ jobId: job.id, texts: job.texts } satisfies WorkerRequest);
     }
+  }
+
+  /**
+   * The waiting urgent jobs as one model call, up to a batch: queries that arrive while the lane
+   * is busy wait together, and one call of 8 short texts costs 10 ms of CPU per text where 8 calls
+   * cost 31 ms each (bench:embeddings), so under load the lane keeps up three times longer. A
+   * query that finds the lane idle still goes alone, at once.
+   */
+  private takeUrgent(): Job | undefined {
+    const first = this.urgent.shift();
+    if (first === undefined || this.urgent.length === 0 || first.texts.length >= this.batchSize) return first;
+    const jobs = [first];
+    let texts = first.texts.length;
+    while (this.urgent.length > 0 && texts + this.urgent[0]!.texts.length <= this.batchSize) {
+      const next = this.urgent.shift()!;
+      jobs.push(next);
+      texts += next.texts.length;
+    }
+    if (jobs.length === 1) return first;
+    return {
+      id: this.nextJobId++,
+      texts: jobs.flatMap((j) => j.texts),
+      resolve: (vectors) => {
+        let at = 0;
+        for (const j of jobs) {
+          j.resolve(vectors.slice(at, at + j.texts.length));
+          at += j.texts.length;
+        }
+      },
+      reject: (error) => {
+        for (const j of jobs) j.reject(error);
+      },
+    };
   }
 
   private onReply(slot: WorkerSlot, reply: WorkerReply): void {
