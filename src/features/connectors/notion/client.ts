@@ -112,6 +112,10 @@ export class NotionClient {
       throw new ProviderError("rate_limited", `Notion rate-limited ${what}`, at);
     }
     if (res.status === 401 || error.code === "unauthorized") throw new ProviderError("auth", `Notion refused the token (${error.message ?? "unauthorized"})`);
+    // A start_cursor Notion never issued (a caller's discover cursor) is the caller's mistake, not Notion's.
+    if (res.status === 400 && error.code === "validation_error" && /start_cursor/i.test(error.message ?? "")) {
+      throw new ProviderError("bad_cursor", `Notion ${what}: ${error.message ?? "start_cursor is invalid"}`);
+    }
     if (res.status === 404 || res.status === 403) {
       throw new ProviderError("not_found", `Notion ${what}: ${error.message ?? error.code ?? res.status} (is it shared with the integration?)`);
     }
