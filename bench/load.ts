@@ -7,7 +7,8 @@
 // Phase 1: LOAD_SECONDS (default 60). Phase 2, the soak: SOAK_SECONDS (default 600) at the same rate.
 // Prints per kind count, errors (non-2xx or network, by code), p50/p95/p99/max; the ingested
 // items' time to searchable; the service's resident memory (VmRSS) at 1 minute and every minute
-// of the soak, and its CPU per request; the machine. It stops by itself.
+// of the soak, and its CPU per request; the machine. It stops by itself. LOAD_SETTLE_MAX_S (default 300)
+// bounds the wait for the start-up work to settle (a profiled service never looks idle).
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg, totalmem } from "node:os";
 import { ApiError, createApiClient } from "../src/client/api-client.js";
@@ -29,6 +30,10 @@ const DRAIN_MS = 60_000;
  * sent and counts as an IN_FLIGHT_CAP error.
  */
 const MAX_IN_FLIGHT = Number(process.env.LOAD_MAX_IN_FLIGHT ?? RPS * 10);
+/** LOAD_KINDS (comma-separated kinds of the mix) sends only those, in the mix's order: one kind's cost alone. */
+const KINDS = process.env.LOAD_KINDS?.split(",").map((k) => k.trim());
+const RUN_MIX = KINDS === undefined ? MIX : MIX.filter((k) => KINDS.includes(k));
+if (RUN_MIX.length === 0) throw new Error(`LOAD_KINDS names none of the mix's kinds: ${[...new Set(MIX)].join(", ")}`);
 
 const text = benchText();
 // The in-process application only writes (or finds) the store and makes a key; the service runs apart.
@@ -63,7 +68,7 @@ console.log(
       .map((l) => l.toFixed(2))
       .join(" ")}`,
 );
-console.log(`mix per 20 requests: ${MIX.join(", ")}; ${RPS} requests/s; phase 1 ${LOAD_SECONDS} s, soak ${SOAK_SECONDS} s`);
+console.log(`mix per ${RUN_MIX.length} requests: ${RUN_MIX.join(", ")}; ${RPS} requests/s; phase 1 ${LOAD_SECONDS} s, soak ${SOAK_SECONDS} s`);
 
 // Warm-up, not measured: the indexes load on the first queries, the embedder on the first embedding.
 const warmStarted = performance.now();
@@ -73,7 +78,7 @@ for (let i = 0; i < 40; i++) {
 }
 // The service loads the search indexes of the stored scopes in the background at start (110k
 // chunks' postings: tens of seconds of its CPU on a busy machine); the load starts once it is quiet.
-const settleDeadline = performance.now() + 300_000;
+const settleDeadline = performance.now() + Number(process.env.LOAD_SETTLE_MAX_S ?? 300) * 1000;
 for (let before = server.cpuSeconds(); performance.now() < settleDeadline;) {
   await sleep(2_000);
   const used = server.cpuSeconds() - before;
@@ -148,7 +153,7 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
     const now = performance.now();
     for (; next < total && start + next * interval <= now; next++) {
       const scheduled = start + next * interval;
-      const kind = MIX[next % MIX.length] ?? "query fast";
+      const kind = RUN_MIX[next % RUN_MIX.length] ?? "query fast";
       stats.startLags.push(now - scheduled);
       if (inFlight.size >= MAX_IN_FLIGHT) {
         stats.record(kind, NaN, "IN_FLIGHT_CAP");
