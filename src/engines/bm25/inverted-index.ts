@@ -218,17 +218,17 @@ export class TopK {
 
   offer(chunkKey: number, score: number): void {
     const heap = this.heap;
-    const entry = { chunkKey, score };
     if (heap.length < this.k) {
-      heap.push(entry);
+      heap.push({ chunkKey, score });
       for (let i = heap.length - 1; i > 0;) {
         const parent = (i - 1) >> 1;
         if (!better(heap[parent]!, heap[i]!)) break;
         [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
         i = parent;
       }
-    } else if (better(entry, heap[0]!)) {
-      heap[0] = entry;
+    } else if (score > heap[0]!.score || (score === heap[0]!.score && chunkKey < heap[0]!.chunkKey)) {
+      // Most offers lose to the heap's minimum: compared before anything is allocated.
+      heap[0] = { chunkKey, score };
       for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
