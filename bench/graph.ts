@@ -123,7 +123,7 @@ const pagingSeconds = (performance.now() - started) / 1000;
 // 4. Graph building's share of an item's ingestion time: items one at a time through HTTP.
 app.worker.start();
 await app.pipeline.warmUp();
-app.graphBuilder.warmUp();
+await app.graphBuilder.warmUp();
 await app.databases.create(org.id, "ingest", []).then((row) => app.databases.provision(row.id));
 const texts = [
   "Ada Lovelace <ada@example.com> wrote: the billing migration slipped to next Friday; Grace Hopper will review ENG-42 with @linus.",

@@ -45,7 +45,11 @@ export interface Features {
 }
 
 /** Organizations (with the bootstrap keys) and the services built on the context features. */
-export async function buildFeatures(config: Config, { logger, metrics, store, queue, embedder, now }: Platform, context: ContextFeatures): Promise<Features> {
+export async function buildFeatures(
+  config: Config,
+  { logger, metrics, store, queue, embedder, extraction, now }: Platform,
+  context: ContextFeatures,
+): Promise<Features> {
   const { databases, blobs, vectors, ingest, edit } = context;
   const orgs = new OrgService(store);
   await inSystemScope(() => orgs.bootstrap(config.bootstrapApiKeys));
@@ -77,7 +81,7 @@ export async function buildFeatures(config: Config, { logger, metrics, store, qu
     (tx, row) => feedback.purgeDatabase(tx, row.id),
     (tx, row) => graphArea.purgeDatabase(tx, row),
   ]);
-  const graphContext = new GraphContextProvider(store);
+  const graphContext = new GraphContextProvider(store, extraction);
   const termIndexes = new TermIndexes(store, logger);
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
   return {

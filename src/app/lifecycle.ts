@@ -18,8 +18,8 @@ export interface WarmUp {
   readonly abort: AbortController;
 }
 
-/** Loads the search indexes in the background at start (WARM_UP_INDEXES). */
-export function startWarmUp(config: Config, { logger, store }: Platform, context: ContextFeatures, features: Features): WarmUp {
+/** Loads the search indexes in the background at start (WARM_UP_INDEXES), then starts the extraction workers. */
+export function startWarmUp(config: Config, { logger, store, extraction }: Platform, context: ContextFeatures, features: Features): WarmUp {
   const abort = new AbortController();
   const indexesWarm = config.warmUpIndexes
     ? inSystemScope(() => warmUpIndexes(store, features.termIndexes, context.vectors, abort.signal)).catch((err: unknown) => {
@@ -27,6 +27,12 @@ export function startWarmUp(config: Config, { logger, store }: Platform, context
         return [];
       })
     : Promise.resolve([]);
+  // A store with content will be queried: the extraction workers (query names) start now too.
+  void indexesWarm
+    .then(async (scopes) => {
+      if (scopes.length > 0 && !abort.signal.aborted) await extraction.warmUp();
+    })
+    .catch((err: unknown) => logger.warn({ err }, "starting the extraction workers failed; they start on first use"));
   return { indexesWarm, abort };
 }
 
@@ -61,6 +67,7 @@ export function closer(config: Config, app: Running): () => Promise<ShutdownOutc
         { name: "write the query log", run: () => features.queryLog.flush() },
         { name: "save vector indexes", run: () => context.vectors.saveAll() },
         { name: "close the embedder", run: () => platform.embedder.close() },
+        { name: "close the extraction workers", run: () => platform.extraction.close() },
         { name: "close the store", run: () => platform.store.close() },
       ],
       platform.logger,

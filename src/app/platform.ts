@@ -1,4 +1,5 @@
 import { SharedEmbedder } from "../engines/embeddings/shared-embedder.js";
+import { ExtractionPool } from "../engines/extraction/extraction-pool.js";
 import type { Config } from "../platform/config.js";
 import { JobQueue } from "../platform/jobs/queue.js";
 import { createLogger, type Logger } from "../platform/logger.js";
@@ -15,6 +16,8 @@ export interface Platform {
   /** Enqueueing wakes this process's workers (they subscribe when built); other processes poll. */
   readonly queue: JobQueue;
   readonly embedder: SharedEmbedder;
+  /** Entity extraction off the request thread (graph building, query names). */
+  readonly extraction: ExtractionPool;
   /**
    * The clock (epoch ms) of everything that expires: memory expiry_time (ingest sets it; query,
    * list, inspect, edit hide what has passed; maintenance purges it). Default Date.now; tests pass
@@ -44,6 +47,7 @@ export async function buildPlatform(config: Config, options: ApplicationOptions 
     store,
     queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs }),
     embedder: new SharedEmbedder(config.embedding, (texts) => metrics.embedderBatch(texts)),
+    extraction: new ExtractionPool(config.extractionWorkers, config.indexingNice),
     now: options.now ?? Date.now,
   };
 }

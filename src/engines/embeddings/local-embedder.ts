@@ -1,7 +1,8 @@
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { spawnModuleWorker } from "../../platform/util/module-worker.js";
 import { EmbedderError } from "./embedder.js";
 import type { EmbedOptions, Embedder } from "./embedder.js";
-import type { WorkerReply, WorkerRequest } from "./worker-messages.js";
+import type { UseLiteWorkerData, WorkerReply, WorkerRequest } from "./worker-messages.js";
 
 export interface LocalEmbedderConfig {
   /** Worker threads, one model each (~100 MB RSS per worker); default 2. */
@@ -16,6 +17,11 @@ export interface LocalEmbedderConfig {
    * EMBEDDING_QUERY_WORKERS, default 1. Each costs one more model (~100 MB RSS).
    */
   queryWorkers?: number;
+  /**
+   * Nice value of the batch workers' threads (Linux): above 0 they yield the cores to requests and
+   * the query lanes when the machine is busy. Default 0 here; the service sets INDEXING_NICE.
+   */
+  batchNice?: number;
 }
 
 const DIMENSIONS = 512;
@@ -36,18 +42,6 @@ class WorkerSlot {
   ) {}
 }
 
-/**
- * After `tsc` the worker is the emitted .js file. Under tsx (tests, benches) it is the .ts source:
- * tsx's loader is not active inside worker threads on Node 20, so a small bootstrap registers
- * tsx's ESM hooks in the worker and then imports the source.
- */
-function spawnWorker(): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./use-lite-worker.js", import.meta.url));
-  const source = new URL("./use-lite-worker.ts", import.meta.url).href;
-  const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true });
-}
-
 class LocalEmbedder implements Embedder {
   readonly id = `local:use-lite:${DIMENSIONS}`;
   readonly dimensions = DIMENSIONS;
@@ -59,12 +53,14 @@ class LocalEmbedder implements Embedder {
   private closed = false;
   /** The query lane first, so an urgent job takes it rather than a batch worker that a batch could use. */
   private readonly dispatchOrder: WorkerSlot[];
+  private readonly hasQueryLane: boolean;
 
   constructor(
     private readonly slots: WorkerSlot[],
     private readonly batchSize: number,
   ) {
     this.dispatchOrder = [...slots].sort((a, b) => Number(b.queryLane) - Number(a.queryLane));
+    this.hasQueryLane = slots.some((s) => s.queryLane);
     for (const slot of slots) {
       slot.worker.on("message", (reply: WorkerReply) => this.onReply(slot, reply));
       slot.worker.on("error", (error) => this.fail(slot, error));
@@ -100,7 +96,9 @@ class LocalEmbedder implements Embedder {
   private dispatch(): void {
     for (const slot of this.dispatchOrder) {
       if (slot.current !== undefined) continue;
-      const job = this.takeUrgent() ?? (slot.queryLane ? undefined : this.queue.shift());
+      // Batch workers take queries only when there is no query lane: their threads yield the
+      // cores (batchNice) and could hold a query for seconds on a busy machine.
+      const job = slot.queryLane || !this.hasQueryLane ? (this.takeUrgent() ?? (slot.queryLane ? undefined : this.queue.shift())) : this.queue.shift();
       if (job === undefined) continue;
       slot.current = job;
       slot.worker.postMessage({ jobId: job.id, texts: job.texts } satisfies WorkerRequest);
@@ -168,8 +166,8 @@ class LocalEmbedder implements Embedder {
   }
 }
 
-function startWorker(loadTimeoutMs: number, queryLane: boolean): Promise<WorkerSlot> {
-  const worker = spawnWorker();
+function startWorker(loadTimeoutMs: number, queryLane: boolean, batchNice: number): Promise<WorkerSlot> {
+  const worker = spawnModuleWorker(import.meta.url, "use-lite-worker", { nice: queryLane ? 0 : batchNice } satisfies UseLiteWorkerData);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate();
@@ -204,7 +202,7 @@ export async function createLocalEmbedder(config: LocalEmbedderConfig = {}): Pro
   if (!Number.isInteger(queryWorkers) || queryWorkers < 0) throw new EmbedderError(`queryWorkers must be a non-negative integer, got ${queryWorkers}`);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new EmbedderError(`batchSize must be a positive integer, got ${batchSize}`);
   const lanes = [...Array.from({ length: workers }, () => false), ...Array.from({ length: queryWorkers }, () => true)];
-  const started = await Promise.allSettled(lanes.map((queryLane) => startWorker(config.loadTimeoutMs ?? 60_000, queryLane)));
+  const started = await Promise.allSettled(lanes.map((queryLane) => startWorker(config.loadTimeoutMs ?? 60_000, queryLane, config.batchNice ?? 0)));
   const slots = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (failed !== undefined) {

@@ -4,7 +4,8 @@
 export { isRelatableKind } from "./mention.js";
 export type { Mention, MentionKind } from "./mention.js";
 export { extractEntities } from "./extract-entities.js";
-export type { EntityExtraction } from "./extract-entities.js";
+export type { EntityExtraction, ExtractEntitiesContext } from "./extract-entities.js";
+export { ExtractionPool } from "./extraction-pool.js";
 export { extractRelations, COOCCURRENCE_CONFIDENCE } from "./extract-relations.js";
 export type { RelationOptions } from "./extract-relations.js";
 export { extractStructuralRelations } from "./structural-relations.js";

@@ -1,11 +1,11 @@
 import {
-  extractEntities,
   extractRelations,
   extractStructuralRelations,
   isRelatableKind,
   type AppPerson,
   type EntityExtraction,
   type EntityResolver,
+  type ExtractEntitiesContext,
   type GraphEntity,
   type RelationTriplet,
 } from "../../engines/extraction/index.js";
@@ -36,15 +36,27 @@ export interface ItemGraph {
 
 export const itemTimestamp = (item: Pick<ItemRow, "item_timestamp" | "created_at">): string => new Date(item.item_timestamp ?? item.created_at).toISOString();
 
+/** Entity extraction of several texts under one context (the extraction pool's workers, or inline). */
+export type ExtractTexts = (texts: readonly string[], context: ExtractEntitiesContext) => Promise<EntityExtraction[]>;
+
 /** Entity extraction per chunk; the reference time makes "yesterday" the item's yesterday. */
-export function readChunkMentions(
+export async function readChunkMentions(
   item: Pick<ItemRow, "item_timestamp" | "created_at">,
   app: NormalizedAppItem | null,
   chunks: readonly ChunkText[],
-): ChunkMentions[] {
+  extract: ExtractTexts,
+): Promise<ChunkMentions[]> {
   const knownPeople = (app?.participants ?? []).flatMap((p) => (p.name === undefined ? [] : [p.name]));
   const reference = itemTimestamp(item);
-  return chunks.map((chunk) => ({ chunk, extraction: extractEntities(chunk.content, { reference, knownPeople }) }));
+  const extractions = await extract(
+    chunks.map((c) => c.content),
+    { reference, knownPeople },
+  );
+  return chunks.map((chunk, i) => {
+    const extraction = extractions[i];
+    if (extraction === undefined) throw new Error(`entity extraction returned ${extractions.length} results for ${chunks.length} chunks`);
+    return { chunk, extraction };
+  });
 }
 
 /** Every identity the build may resolve, so the persisted alias table can be loaded up front. */

@@ -1,11 +1,11 @@
 import { performance } from "node:perf_hooks";
-import { createEntityResolver, scopeKey, type LlmRelationExtractor, type RelationTriplet } from "../../engines/extraction/index.js";
+import { createEntityResolver, scopeKey, type ExtractionPool, type LlmRelationExtractor, type RelationTriplet } from "../../engines/extraction/index.js";
 import type { ItemRow } from "../items/store.js";
 import type { PurgedItem } from "../items/maintenance.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import { LoadedAliasTable } from "./alias-store.js";
 import { speakerOf } from "./app-structure.js";
-import { buildItemGraph, identityHints, readChunkMentions, type ChunkMentions } from "./extract-item-graph.js";
+import { buildItemGraph, identityHints, readChunkMentions, type ChunkMentions, type ExtractTexts } from "./extract-item-graph.js";
 import {
   aliasScopeKey,
   applyMerges,
@@ -44,14 +44,21 @@ export class GraphBuilder {
   constructor(
     private readonly store: Store,
     private readonly llm: LlmRelationExtractor | null,
+    private readonly extraction: ExtractionPool,
   ) {}
 
   /** Loads the extractors' lexicons now rather than on the first item (benchmarks, eager nodes). */
-  warmUp(): void {
-    readChunkMentions({ item_timestamp: 0, created_at: 0 }, null, [
-      { chunkId: "warm-up", content: "Ada Lovelace works at Acme Corp in London since May 2024." },
-    ]);
+  async warmUp(): Promise<void> {
+    await readChunkMentions(
+      { item_timestamp: 0, created_at: 0 },
+      null,
+      [{ chunkId: "warm-up", content: "Ada Lovelace works at Acme Corp in London since May 2024." }],
+      this.extract,
+    );
   }
+
+  /** The chunks' entity extraction, in the pool's workers. */
+  private readonly extract: ExtractTexts = (texts, context) => this.extraction.extract(texts, context);
 
   /**
    * The pipeline's preparer, outside the transaction: reads the chunks' mentions (the CPU-heavy
@@ -61,8 +68,8 @@ export class GraphBuilder {
     const started = performance.now();
     const texts = await chunkTextsOf(this.store.db, item, chunkKeys);
     const app = appItemOf(item);
-    const chunks = readChunkMentions(item, app, texts);
-    const fromModel = this.llm === null ? undefined : await modelRelations(this.llm, item, app, texts);
+    const chunks = await readChunkMentions(item, app, texts, this.extract);
+    const fromModel = this.llm === null ? undefined : await modelRelations(this.llm, item, app, chunks);
     return { chunks, fromModel, ms: performance.now() - started };
   };
 

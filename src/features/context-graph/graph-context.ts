@@ -1,4 +1,4 @@
-import type { GraphEntity } from "../../engines/extraction/index.js";
+import type { EntityExtraction, ExtractionPool, GraphEntity } from "../../engines/extraction/index.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
 import type { DatabaseTenancy } from "../../platform/tenancy.js";
@@ -102,6 +102,7 @@ function pathOf(triplets: readonly StoredTriplet[], groupId: string, chunkIds: r
 export class GraphContextProvider {
   constructor(
     private readonly store: Store,
+    private readonly extraction: ExtractionPool,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -120,10 +121,13 @@ export class GraphContextProvider {
     const limits = LIMITS[req.mode];
     const query: Array<{ path: StoredTriplet[]; score: number }> = [];
     const chunkPaths: ScoredPath[] = [];
+    // Outside the snapshot: on SQLite it holds the one reader connection until it ends.
+    const [named] = await this.extraction.extract([req.queryText], { mode: "full" }, { urgent: true });
+    if (named === undefined) throw new Error("entity extraction returned no result for the query");
     await this.store.snapshot(async (db) => {
       for (const collection of req.collections) {
         const s = this.scopeOf({ orgId: req.orgId, databaseId: req.databaseId, corpus: req.corpus, collection }, req.principals, req.excludeConnectorItems);
-        query.push(...(await this.queryPaths(db, s, req.queryText, limits)));
+        query.push(...(await this.queryPaths(db, s, req.queryText, named, limits)));
         const mine = req.chunks.map((c) => c.chunk_uuid);
         const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
         for (const chunk of req.chunks) {
@@ -154,9 +158,10 @@ export class GraphContextProvider {
     db: Executor,
     s: TraversalScope,
     text: string,
+    mentions: EntityExtraction,
     limits: (typeof LIMITS)[keyof typeof LIMITS],
   ): Promise<Array<{ path: StoredTriplet[]; score: number }>> {
-    const named = await entitiesInQuery(db, s, text);
+    const named = await entitiesInQuery(db, s, text, mentions);
     if (named.length === 0) return [];
     const namedSet = new Set(named);
     const first = await readTriplets(db, s, { entityIds: named }, 0, limits.perEntity * named.length);

@@ -9,7 +9,7 @@ import {
 import type { ItemRow } from "../items/store.js";
 import type { NormalizedAppItem } from "../../engines/documents/app-items/index.js";
 import { speakerOf } from "./app-structure.js";
-import { itemTimestamp, readChunkMentions, type ChunkText, type ItemGraph } from "./extract-item-graph.js";
+import { itemTimestamp, type ChunkMentions, type ItemGraph } from "./extract-item-graph.js";
 import { graphScopeOf, resolutionScopeOf } from "./graph-write-store.js";
 
 /**
@@ -21,12 +21,12 @@ export async function modelRelations(
   llm: LlmRelationExtractor,
   item: ItemRow,
   app: NormalizedAppItem | null,
-  chunks: readonly ChunkText[],
+  chunks: readonly ChunkMentions[],
 ): Promise<Map<string, RelationTriplet[]>> {
   const resolver = createEntityResolver(resolutionScopeOf(graphScopeOf(item)));
   const speaker = speakerOf(app, item.user_name);
   const out = new Map<string, RelationTriplet[]>();
-  for (const { chunk, extraction } of readChunkMentions(item, app, chunks)) {
+  for (const { chunk, extraction } of chunks) {
     const outcome = await llm.extract(chunk.content, extraction, {
       chunkId: chunk.chunkId,
       timestamp: itemTimestamp(item),

@@ -1,4 +1,4 @@
-import { createEntityResolver, extractEntities, isRelatableKind, scopeKey } from "../../engines/extraction/index.js";
+import { createEntityResolver, isRelatableKind, scopeKey, type EntityExtraction } from "../../engines/extraction/index.js";
 import { normalizeName } from "../../engines/extraction/normalize-name.js";
 import type { Executor } from "../../platform/store/db.js";
 import { LoadedAliasTable, type IdentityHint } from "./alias-store.js";
@@ -22,13 +22,14 @@ function nameKeysOf(text: string): string[] {
 }
 
 /**
- * The stored entities a query names: mentions resolved the way ingestion resolves them (read
+ * The stored entities a query names: its mentions (`extraction`, read from the query text in the
+ * extraction workers before the read snapshot opens) resolved the way ingestion resolves them (read
  * only: nothing is written back), plus entities whose normalised name is a word n-gram of
  * the query, which catches lowercase names the extractors miss ("what does ada do at acme").
  */
-export async function entitiesInQuery(db: Executor, s: TraversalScope, queryText: string): Promise<string[]> {
+export async function entitiesInQuery(db: Executor, s: TraversalScope, queryText: string, extraction: EntityExtraction): Promise<string[]> {
   const found = new Set<string>();
-  const { mentions } = extractEntities(queryText, { mode: "full" });
+  const { mentions } = extraction;
   const hints = mentions.flatMap((m): IdentityHint[] =>
     m.kind === "person" ? [{ name: m.surface }] : m.kind === "email" ? [{ email: m.surface }] : m.kind === "mention" ? [{ handle: m.surface }] : [],
   );
