@@ -125,7 +125,7 @@ export class SharedEmbedder {
 function providerConfig(config: EmbeddingConfig): Parameters<typeof createEmbedder>[0] {
   switch (config.provider) {
     case "local":
-      return { provider: "local", workers: config.workers, queryWorkers: config.queryWorkers };
+      return { provider: "local", workers: config.workers, queryWorkers: config.queryWorkers, batchNice: config.batchNice };
     case "openai":
       return {
         provider: "openai",

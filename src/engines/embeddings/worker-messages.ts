@@ -1,3 +1,9 @@
+/** What a model worker is started with. */
+export interface UseLiteWorkerData {
+  /** Nice value of its thread (0: unchanged). */
+  readonly nice: number;
+}
+
 export interface WorkerRequest {
   jobId: number;
   texts: string[];
