@@ -6,23 +6,14 @@
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { createApiClient } from "../src/client/api-client.js";
-import { benchText, openBenchStore } from "./bench-store.js";
 import { percentile } from "./bench-utils.js";
 import { MIX, MixState, send, type Kind } from "./load-mix.js";
-import { startLoadServer, type LoadServer } from "./load-server.js";
+import { startLoadTarget, type LoadServer } from "./load-server.js";
 
 const CHUNKS = 100_000;
 const REQUESTS = Number(process.env.LOAD_KINDS_REQUESTS ?? 200);
 
-const text = benchText();
-const store = await openBenchStore({ chunks: CHUNKS, distinctVectors: 1_000, text, env: { WARM_UP_INDEXES: "false" } });
-await store.app.close();
-const server = await startLoadServer({
-  DATA_DIR: store.db.dataDir,
-  DATABASE_URL: store.db.databaseUrl ?? "",
-  RATE_LIMIT_PER_MINUTE: "0",
-  FEEDBACK_PER_MINUTE: "100000",
-});
+const { text, store, server } = await startLoadTarget(CHUNKS);
 const api = createApiClient({ baseUrl: server.baseUrl, apiKey: store.key });
 const state = new MixState(api, text, CHUNKS / 10, CHUNKS / 10, randomBytes(3).toString("hex"));
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../test/helpers/webhook-receiver.js";
+import { benchText, openBenchStore, type BenchStore, type BenchText } from "./bench-store.js";
 
 export interface LoadServer {
   readonly proc: ChildProcess;
@@ -76,4 +77,24 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * The bench store of `chunks` knowledge chunks (written now, or reused with BENCH_DATA_DIR) and the
+ * service on it, as bench:load and bench:load-kinds drive it.
+ */
+export async function startLoadTarget(chunks: number): Promise<{ text: BenchText; store: BenchStore; server: LoadServer }> {
+  const text = benchText();
+  // The in-process application only writes (or finds) the store and makes a key; the service runs apart.
+  const store = await openBenchStore({ chunks, distinctVectors: 1_000, text, env: { WARM_UP_INDEXES: "false" } });
+  await store.app.close();
+  const server = await startLoadServer({
+    DATA_DIR: store.db.dataDir,
+    DATABASE_URL: store.db.databaseUrl ?? "",
+    // One client key sends all the traffic: the per-key limit (1,200/min by default) is for tenants, not this bench.
+    RATE_LIMIT_PER_MINUTE: "0",
+    // 10 feedback submissions a second from one organization: the per-organization cap (100/min) is raised likewise.
+    FEEDBACK_PER_MINUTE: "100000",
+  });
+  return { text, store, server };
 }

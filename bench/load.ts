@@ -12,9 +12,8 @@
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg, totalmem } from "node:os";
 import { ApiError, createApiClient } from "../src/client/api-client.js";
-import { benchText, openBenchStore } from "./bench-store.js";
 import { MIX, MixState, send } from "./load-mix.js";
-import { startLoadServer, type LoadServer } from "./load-server.js";
+import { startLoadTarget, type LoadServer } from "./load-server.js";
 import { PhaseStats } from "./load-stats.js";
 import { IndexingTracker } from "./load-indexing.js";
 
@@ -35,18 +34,7 @@ const KINDS = process.env.LOAD_KINDS?.split(",").map((k) => k.trim());
 const RUN_MIX = KINDS === undefined ? MIX : MIX.filter((k) => KINDS.includes(k));
 if (RUN_MIX.length === 0) throw new Error(`LOAD_KINDS names none of the mix's kinds: ${[...new Set(MIX)].join(", ")}`);
 
-const text = benchText();
-// The in-process application only writes (or finds) the store and makes a key; the service runs apart.
-const store = await openBenchStore({ chunks: CHUNKS, distinctVectors: 1_000, text, env: { WARM_UP_INDEXES: "false" } });
-await store.app.close();
-const server = await startLoadServer({
-  DATA_DIR: store.db.dataDir,
-  DATABASE_URL: store.db.databaseUrl ?? "",
-  // One client key sends all 100 requests/s: the per-key limit (1,200/min by default) is for tenants, not this test.
-  RATE_LIMIT_PER_MINUTE: "0",
-  // 10 feedback submissions a second from one organization: the per-organization cap (100/min) is raised likewise.
-  FEEDBACK_PER_MINUTE: "100000",
-});
+const { text, store, server } = await startLoadTarget(CHUNKS);
 // undici's "fetch failed" carries the reason (ECONNRESET, a connect timeout) in its cause: keep it in the message.
 const fetchWithCause = (request: Request): Promise<Response> =>
   fetch(request).catch((err: unknown) => {
