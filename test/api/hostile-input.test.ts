@@ -46,6 +46,20 @@ describe("hostile input: nesting depth and number bounds", () => {
     assertEnvelopeError(res, 400, "INVALID_INPUT");
   });
 
+  // Found by the randomized input suite (FUZZ_SEED=976762392): DELETE /context reads its fields from
+  // the body and the query string together, so no schema typed them, and a boolean database was a 500.
+  test("DELETE /context with a database or collection that is not a string is 400 INVALID_INPUT", async () => {
+    for (const body of [
+      { type: "memory", ids: "eZf", database: true },
+      { type: "memory", ids: ["a"], database: DB, collection: 5 },
+      { ids: ["a"], tenant_id: { name: DB } },
+    ]) {
+      const res = await t.request("DELETE", "/context", { body });
+      assertEnvelopeError(res, 400, "INVALID_INPUT");
+      assert.match(String(field(res.body, "error.message")), /must be a string/);
+    }
+  });
+
   test("GET /context/relations with a huge cursor is 400 INVALID_INPUT", async () => {
     const res = await t.request("GET", "/context/relations", { query: { database: DB, cursor: "1e308" } });
     assertEnvelopeError(res, 400, "INVALID_INPUT");

@@ -34,10 +34,13 @@ export function pickAliased<T>(req: FastifyRequest, source: Readonly<Record<stri
 
 /** database / tenant_id and collection / sub_tenant_id, recorded on the request for meta. */
 export function resolveScope(req: FastifyRequest, source: Readonly<Record<string, unknown>>): { database: string | undefined; collection: string | undefined } {
-  const database = pickAliased<string>(req, source, "database", "tenant_id");
-  const collection = pickAliased<string>(req, source, "collection", "sub_tenant_id");
-  // meta carries names only: a value of another type is the route's to reject, not to echo.
-  if (typeof database === "string") req.state.database = database;
-  if (typeof collection === "string") req.state.collection = collection;
+  const database = pickAliased<unknown>(req, source, "database", "tenant_id");
+  const collection = pickAliased<unknown>(req, source, "collection", "sub_tenant_id");
+  // Routes whose schema cannot type these (bodies merged with query strings, as DELETE /context
+  // reads them) get the check here: the randomized input suite found `"database": true` there as a 500.
+  if (database !== undefined && typeof database !== "string") throw invalidInput("'database' must be a string");
+  if (collection !== undefined && typeof collection !== "string") throw invalidInput("'collection' must be a string");
+  if (database !== undefined) req.state.database = database;
+  if (collection !== undefined) req.state.collection = collection;
   return { database, collection };
 }
