@@ -11,7 +11,16 @@ test(`${ITEMS} items with reconcile every 200 ms: every item completed, exactly 
   // Reconcile looks at every item untouched for 50 ms, so items waiting in the graph backlog are
   // checked again and again while their jobs finish: the race that turned completed into errored.
   // Polling 3,000 statuses is not what this test is about: no per-key rate limit.
-  const t = await startTestApp({ ...FAST_RETRIES, RECONCILE_INTERVAL_MS: "200", RECONCILE_STALE_AFTER_MS: "50", RATE_LIMIT_PER_MINUTE: "0" });
+  // INDEXING_NICE=0: this test proves the reconcile's correctness under volume within a deadline, while
+  // other test files share the cores; at nice 10 its embedder yields to them and PostgreSQL missed the
+  // deadline in CI (546 s). The priority policy itself is measured by bench:load.
+  const t = await startTestApp({
+    ...FAST_RETRIES,
+    RECONCILE_INTERVAL_MS: "200",
+    RECONCILE_STALE_AFTER_MS: "50",
+    RATE_LIMIT_PER_MINUTE: "0",
+    INDEXING_NICE: "0",
+  });
   const receiver = await startReceiver();
   try {
     assert.equal((await t.request("POST", "/webhooks/indexing", { body: { url: receiver.url } })).status, 200);
