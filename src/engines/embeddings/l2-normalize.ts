@@ -8,10 +8,6 @@ export function l2Normalize(vector: Float32Array): Float32Array {
   return vector;
 }
 
-export function toNormalizedFloat32(values: ArrayLike<number>): Float32Array {
-  return l2Normalize(Float32Array.from(values));
-}
-
 export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
   let dot = 0;
   let na = 0;

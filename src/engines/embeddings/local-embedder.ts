@@ -5,7 +5,7 @@ import type { EmbedOptions, Embedder } from "./embedder.js";
 import type { UseLiteWorkerData, WorkerReply, WorkerRequest } from "./worker-messages.js";
 
 export interface LocalEmbedderConfig {
-  /** Worker threads, one model each (~100 MB RSS per worker); default 2. */
+  /** Worker threads, one model each (about 200 MB RSS per worker); default 2. */
   workers?: number;
   /** Texts per model call; larger batches amortise graph overhead, smaller ones spread across workers. Default 32. */
   batchSize?: number;
@@ -14,7 +14,7 @@ export interface LocalEmbedderConfig {
   /**
    * Extra worker threads that embed only urgent texts (queries), so a query never waits behind
    * ingestion's batches on the `workers`. Default 0 here (batch users); the service sets
-   * EMBEDDING_QUERY_WORKERS, default 1. Each costs one more model (~100 MB RSS).
+   * EMBEDDING_QUERY_WORKERS, default 1. Each costs one more model (about 200 MB RSS).
    */
   queryWorkers?: number;
   /**

