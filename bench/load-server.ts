@@ -15,6 +15,8 @@ export interface LoadServer {
   rssMb(): number;
   /** User + system CPU seconds the process has used so far. */
   cpuSeconds(): number;
+  /** The same for its main thread alone (the request thread; not the model and GC threads). */
+  mainThreadCpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -63,12 +65,9 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
       const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       return match?.[1] === undefined ? NaN : Number(match[1]) / 1024;
     },
-    cpuSeconds: () => {
-      // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-    },
+    cpuSeconds: () => statCpuSeconds(`/proc/${pid}/stat`),
+    // The main thread's task id is the process id.
+    mainThreadCpuSeconds: () => statCpuSeconds(`/proc/${pid}/task/${pid}/stat`),
     stop: async () => {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       proc.kill("SIGTERM");
@@ -77,6 +76,13 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
       clearTimeout(timer);
     },
   };
+}
+
+/** utime + stime of a /proc stat file: the 12th and 13th fields after the parenthesised command name. */
+function statCpuSeconds(path: string): number {
+  const stat = readFileSync(path, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
 /**

@@ -25,24 +25,25 @@ export function feedbackTerms(queryTerms: readonly string[], topTexts: readonly 
  * of chunks already chosen, so thinking mode's result list covers more of the question.
  */
 export function diversify<T>(items: readonly T[], score: (t: T) => number, text: (t: T) => string, lambda = 0.85): T[] {
-  const sets = new Map<T, Set<string>>(items.map((i) => [i, new Set(tokenize(text(i)))]));
-  const left = [...items];
+  const sets = items.map((i) => new Set(tokenize(text(i))));
+  // Each candidate's highest similarity to the chosen so far, updated with each new choice only.
+  const maxSim = new Float64Array(items.length);
+  const left = items.map((_, i) => i);
   const chosen: T[] = [];
   while (left.length > 0) {
     let best = 0;
     let bestValue = -Infinity;
-    for (let i = 0; i < left.length; i++) {
-      const candidate = left[i]!;
-      const own = sets.get(candidate)!;
-      let maxSim = 0;
-      for (const c of chosen) maxSim = Math.max(maxSim, jaccard(own, sets.get(c)!));
-      const value = lambda * score(candidate) - (1 - lambda) * maxSim;
+    for (let j = 0; j < left.length; j++) {
+      const i = left[j]!;
+      const value = lambda * score(items[i]!) - (1 - lambda) * maxSim[i]!;
       if (value > bestValue) {
         bestValue = value;
-        best = i;
+        best = j;
       }
     }
-    chosen.push(left.splice(best, 1)[0]!);
+    const picked = left.splice(best, 1)[0]!;
+    chosen.push(items[picked]!);
+    for (const i of left) maxSim[i] = Math.max(maxSim[i]!, jaccard(sets[i]!, sets[picked]!));
   }
   return chosen;
 }

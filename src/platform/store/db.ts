@@ -109,6 +109,13 @@ async function probeWrite(store: Pick<Store, "transaction">): Promise<void> {
   }
 }
 
+/**
+ * Page cache per connection, in KiB (SQLite's negative form): 64 MB where SQLite's default is
+ * 2 MB. A query's random lookups (visibility of 110 BM25 candidates at 100,000 chunks) went
+ * from 2.6 to 1.0 ms once the index pages they walk stay cached. Filled only as pages are read.
+ */
+const SQLITE_CACHE_KIB = -65_536;
+
 function openSqlite(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true });
   const file = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
@@ -116,11 +123,13 @@ function openSqlite(dataDir: string): Store {
   file.pragma("synchronous = NORMAL");
   file.pragma("busy_timeout = 10000");
   file.pragma("foreign_keys = ON");
+  file.pragma(`cache_size = ${SQLITE_CACHE_KIB}`);
   const health = new WriteHealth();
   const db = new Kysely<Schema>({ dialect: observedDialect(new SqliteDialect({ database: cachingStatements(file) }), (err) => health.observe(err)) });
   const readFile = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
   readFile.pragma("busy_timeout = 10000");
   readFile.pragma("query_only = ON");
+  readFile.pragma(`cache_size = ${SQLITE_CACHE_KIB}`);
   const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingStatements(readFile) }) });
   const store: Store = {
     backend: "sqlite",
