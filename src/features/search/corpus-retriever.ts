@@ -30,6 +30,16 @@ export interface CorpusQuery {
   expansion?: readonly string[];
 }
 
+type Hits = ReadonlyArray<{ chunkKey: number; score: number }>;
+
+/** What one retrieval ranked before fusion, for a second pass of the same query to reuse. */
+export interface RetrievedLists {
+  readonly exact: ReadonlySet<number> | null;
+  readonly lexical: Hits;
+  readonly dense: Hits;
+  readonly phrase: readonly number[] | null;
+}
+
 // Below this many visible chunks, a filtered dense search scores every allowed chunk exactly,
 // which is both correct (no filter starvation) and fast; above it the ANN index is oversampled.
 const EXACT_FILTERED_LIMIT = 20_000;
@@ -47,11 +57,16 @@ export class CorpusRetriever {
     private readonly vectors: VectorStore,
   ) {}
 
-  async retrieve(q: CorpusQuery): Promise<Fused[]> {
+  /**
+   * The fused ranking and the ranked lists it fused; given `prior` (the lists of the same query
+   * without `expansion`), only the expanded BM25 list is computed anew: thinking mode's second
+   * pass does not repeat the first one's BM25, dense and phrase retrieval.
+   */
+  async retrieve(q: CorpusQuery, prior?: RetrievedLists): Promise<{ fused: Fused[]; lists: RetrievedLists }> {
     const scope = { orgId: q.orgId, databaseId: q.databaseId, corpus: q.corpus, collections: q.collections };
     // With filters or ACL, a small visible set is ranked exactly by every retriever.
-    const allowed = q.restrictive ? await this.visibleChunkKeys(q, EXACT_FILTERED_LIMIT + 1) : null;
-    const exact = allowed !== null && allowed.length <= EXACT_FILTERED_LIMIT ? new Set(allowed) : null;
+    const allowed = q.restrictive && prior === undefined ? await this.visibleChunkKeys(q, EXACT_FILTERED_LIMIT + 1) : null;
+    const exact = prior?.exact ?? (allowed !== null && allowed.length <= EXACT_FILTERED_LIMIT ? new Set(allowed) : null);
     if (q.queryBy === "text") {
       const op = q.operator === "phrase" ? "and" : q.operator;
       const hits = await this.bm25.search(scope, q.terms, q.operator === "phrase" ? q.depth * 5 : q.depth, op, q.visible, exact);
@@ -66,29 +81,32 @@ export class CorpusRetriever {
             ).slice(0, q.depth)
           : null;
       const ranked = kept ? hits.filter((h) => kept.includes(h.chunkKey)) : hits;
-      return fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0 });
+      return { fused: fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0 }), lists: { exact, lexical: ranked, dense: [], phrase: null } };
     }
     const [lexical, expanded, vector] = await Promise.all([
-      this.bm25.search(scope, q.terms, q.depth, "or", q.visible, exact),
+      prior?.lexical ?? this.bm25.search(scope, q.terms, q.depth, "or", q.visible, exact),
       q.expansion && q.expansion.length > 0 ? this.bm25.search(scope, [...q.terms, ...q.expansion], q.depth, "or", q.visible, exact) : Promise.resolve([]),
-      q.vector,
+      prior === undefined ? q.vector : Promise.resolve(null),
     ]);
-    const [phrase, dense] = await Promise.all([
-      q.terms.length >= 2
-        ? this.phraseMatches(
-            q,
-            lexical.map((h) => h.chunkKey),
-            q.text,
-          )
-        : Promise.resolve(null),
-      vector ? this.dense(q, vector, exact) : Promise.resolve([]),
-    ]);
+    const [phrase, dense] =
+      prior !== undefined
+        ? [prior.phrase, prior.dense]
+        : await Promise.all([
+            q.terms.length >= 2
+              ? this.phraseMatches(
+                  q,
+                  lexical.map((h) => h.chunkKey),
+                  q.text,
+                )
+              : Promise.resolve(null),
+            vector ? this.dense(q, vector, exact) : Promise.resolve([]),
+          ]);
     const lists: RankedList[] = [
       { name: "bm25", hits: mergeLexical(lexical, expanded) },
       { name: "dense", hits: dense },
     ];
     if (phrase !== null) lists.push({ name: "phrase", hits: phrase.map((k) => ({ chunkKey: k, score: 1 })) });
-    return fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15 });
+    return { fused: fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15 }), lists: { exact, lexical, dense, phrase } };
   }
 
   private async dense(q: CorpusQuery, vector: Float32Array, exact: ReadonlySet<number> | null): Promise<Array<{ chunkKey: number; score: number }>> {

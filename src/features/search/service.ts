@@ -146,7 +146,8 @@ export class QueryService {
           restrictive,
           vector,
         };
-        let fused = await this.retriever.retrieve(base);
+        const first = await this.retriever.retrieve(base);
+        let fused = first.fused;
         // pseudo-relevance feedback: on conversation memories the top turns' shared words are
         // chit-chat and measured no gain on LoCoMo, so it expands knowledge queries only
         if (input.mode === "thinking" && input.queryBy === "hybrid" && corpus === "knowledge" && fused.length > 0) {
@@ -159,7 +160,7 @@ export class QueryService {
             terms,
             [...top.values()].map((h) => h.chunk.content),
           );
-          if (expansion.length > 0) fused = await this.retriever.retrieve({ ...base, expansion });
+          if (expansion.length > 0) fused = (await this.retriever.retrieve({ ...base, expansion }, first.lists)).fused;
         }
         for (let hop = 0; hop < NEIGHBOUR_HOPS[input.mode] && input.queryBy === "hybrid" && fused.length > 0; hop++) {
           const neighbours = await neighbourChunks(
