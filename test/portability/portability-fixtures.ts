@@ -210,3 +210,30 @@ export async function observe(t: TestApp, key: string): Promise<Record<string, u
     .digest("hex");
   return out;
 }
+
+/**
+ * `actual` with each `relevancy_score` that is within `tolerance` of the same place in `expected`
+ * replaced by the expected value. Moving a store between backends keeps every vector, but the
+ * dense scores are computed by pgvector on PostgreSQL and by usearch on SQLite, whose float
+ * arithmetic differs in the last digits: a score of 0.5240035 may print as 0.524003 on one and
+ * 0.524004 on the other. Everything else (chunks, order, every other field) must be equal.
+ */
+export function withScoresOf(actual: unknown, expected: unknown, tolerance = 1e-5): unknown {
+  if (Array.isArray(actual) && Array.isArray(expected)) return actual.map((a, i) => withScoresOf(a, expected[i], tolerance));
+  if (isRecord(actual) && isRecord(expected)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(actual)) {
+      const want = expected[key];
+      out[key] =
+        key === "relevancy_score" && typeof value === "number" && typeof want === "number" && Math.abs(value - want) <= tolerance
+          ? want
+          : withScoresOf(value, want, tolerance);
+    }
+    return out;
+  }
+  return actual;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
