@@ -120,13 +120,15 @@ export class ChunkStore {
     org: OrgTenancy,
     chunkKeys: readonly number[],
   ): Promise<Array<{ of: number; prevId: string | null; nextId: string | null; atStart: boolean; atEnd: boolean }>> {
+    // A row-value comparison, which both backends seek in the timeline index: the same condition
+    // spelled with OR made SQLite scan the collection (68 ms for 20 chunks at 13,000 memories; 0.7 ms).
     const adjacent = (direction: "prev" | "next") => {
       const before = direction === "prev";
       const cmp = before ? sql`<` : sql`>`;
       const order = before ? sql`DESC` : sql`ASC`;
       return sql<string | null>`(SELECT p.id FROM context_items p
         WHERE p.org_id = i.org_id AND p.database_id = i.database_id AND p.corpus = i.corpus AND p.collection = i.collection
-          AND (p.item_timestamp ${cmp} i.item_timestamp OR (p.item_timestamp = i.item_timestamp AND p.source_id ${cmp} i.source_id))
+          AND (p.item_timestamp, p.source_id) ${cmp} (i.item_timestamp, i.source_id)
         ORDER BY p.item_timestamp ${order}, p.source_id ${order} LIMIT 1)`;
     };
     const edges = await sql<{ of_key: number; prev_id: string | null; next_id: string | null; at_start: number; at_end: number }>`
