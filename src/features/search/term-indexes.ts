@@ -13,6 +13,12 @@ interface Entry {
   readonly index: InvertedIndex;
   /** Serialises loading and catching up, so two queries never add the same chunks twice. */
   sync: Promise<void>;
+  /**
+   * The catch-up queued behind the running one and not started yet: queries arriving meanwhile
+   * share it (it starts after they came, so it reads what they must see). One per query made a
+   * chain as long as the queries waiting, each link a read of the store.
+   */
+  queued: Promise<void> | null;
   /** Highest chunk key loaded, with when it was seen: catch-up reads from a key seen a while ago. */
   readonly seen: Array<{ at: number; key: number }>;
   lastReconcile: number;
@@ -59,7 +65,15 @@ export class TermIndexes {
     const name = `${scope.orgId}\u0000${scope.databaseId}\u0000${scope.corpus}\u0000${scope.collection}`;
     let entry = this.entries.get(name);
     if (entry === undefined) {
-      const created: Entry = { index: new InvertedIndex(), sync: Promise.resolve(), seen: [], lastReconcile: this.now(), reconciling: false, lastUse: 0 };
+      const created: Entry = {
+        index: new InvertedIndex(),
+        sync: Promise.resolve(),
+        queued: null,
+        seen: [],
+        lastReconcile: this.now(),
+        reconciling: false,
+        lastUse: 0,
+      };
       created.sync = this.load(scope, created);
       created.sync.catch(() => this.entries.delete(name));
       this.entries.set(name, created);
@@ -67,7 +81,14 @@ export class TermIndexes {
       this.evict(name);
     } else {
       const current = entry;
-      current.sync = current.sync.then(() => this.catchUp(scope, current));
+      if (current.queued === null) {
+        const queued = current.sync.then(() => {
+          current.queued = null;
+          return this.catchUp(scope, current);
+        });
+        current.queued = queued;
+        current.sync = queued;
+      }
     }
     entry.lastUse = this.now();
     await entry.sync;
@@ -94,8 +115,8 @@ export class TermIndexes {
   private async reconcile(scope: TermScope, entry: Entry): Promise<void> {
     entry.reconciling = true;
     try {
-      const stored = await this.countAfterCatchUp(scope, entry);
-      if (stored !== entry.index.docCount) {
+      const { stored, indexed } = await this.counts(scope, entry);
+      if (stored !== indexed) {
         entry.sync = entry.sync.then(async () => {
           const stored = await this.chunksAfter(scope, -1);
           const present = new Set(stored.map((c) => c.key));
@@ -120,20 +141,21 @@ export class TermIndexes {
   }
 
   /**
-   * The store's chunk count, read after the index caught up with the chunks added since it last
-   * looked: while ingestion writes (continuously, under load) a count alone nearly always differs,
-   * and rereading every key of a 100,000-chunk scope each time cost the request thread more than
-   * the queries did. A chunk committed between the catch-up and the count gets one more try.
+   * The store's count of the chunks the index has caught up to (keys up to the highest it loaded)
+   * and the index's own count, taken in the sync chain so that no catch-up moves either between
+   * the two: equal unless chunks were deleted or missed. Counting every stored chunk differed
+   * whenever ingestion committed between the catch-up and the count (with reads that yield to
+   * other work, nearly every time), and each difference reread every key of the scope.
    */
-  private async countAfterCatchUp(scope: TermScope, entry: Entry): Promise<number> {
-    let stored = entry.index.docCount;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      entry.sync = entry.sync.then(() => this.catchUp(scope, entry));
-      await entry.sync;
-      stored = await this.stored.countChunks(scope);
-      if (stored <= entry.index.docCount) break;
-    }
-    return stored;
+  private async counts(scope: TermScope, entry: Entry): Promise<{ stored: number; indexed: number }> {
+    let counts = { stored: 0, indexed: 0 };
+    entry.sync = entry.sync.then(async () => {
+      await this.catchUp(scope, entry);
+      const indexed = entry.index.docCount;
+      counts = { stored: await this.stored.countChunks(scope, entry.seen.at(-1)?.key ?? -1), indexed };
+    });
+    await entry.sync;
+    return counts;
   }
 
   private async chunksAfter(scope: TermScope, after: number): Promise<Array<{ key: number; length: number }>> {

@@ -9,11 +9,13 @@ export type TermScope = ContentScope;
 export class TermStore {
   constructor(private readonly db: Executor) {}
 
-  async countChunks(scope: TermScope): Promise<number> {
+  /** The scope's chunks with a key up to `upTo`. */
+  async countChunks(scope: TermScope, upTo: number): Promise<number> {
     const row = await this.db
       .selectFrom("context_chunks")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where((eb) => eb.and(scopeColumns(scope)))
+      .where("chunk_key", "<=", upTo)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
