@@ -15,7 +15,7 @@ export const SYSTEMS: SystemEntry[] = [
   { name: "MiniSearch", skip: () => null, create: async () => (await import("./minisearch.js")).createMiniSearch() },
   {
     name: "PostgreSQL",
-    skip: () => (process.env.PEERS_DATABASE_URL ? null : "skipped: DATABASE_URL is not set (a PostgreSQL with pgvector is needed)"),
+    skip: () => (process.env.DATABASE_URL ? null : "skipped: DATABASE_URL is not set (a PostgreSQL with pgvector is needed)"),
     create: async () => (await import("./postgres.js")).createPostgres(process.env.PEERS_DATABASE_URL ?? ""),
   },
   { name: "mem0", skip: () => null, create: async () => (await import("./mem0.js")).createMem0() },
