@@ -43,4 +43,34 @@ describe("diversify (maximal marginal relevance over term sets)", () => {
     const out = run([{ id: "y", score: 0.6, text: "other words" }, same, same]);
     assert.deepEqual(out, ["y", "x", "x"]);
   });
+  it("with a limit, chooses the same first places as without and keeps the rest in their given order", () => {
+    const words = ["budget", "review", "thursday", "puppy", "shelter", "launch", "plan", "sign", "pottery", "class"];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const hits: Hit[] = Array.from({ length: 40 }, (_, i) => ({
+      id: `h${i}`,
+      score: 1 - i / 50,
+      text: Array.from({ length: 6 }, () => words[Math.floor(next() * words.length)]!).join(" "),
+    }));
+    const full = diversify(
+      hits,
+      (h) => h.score,
+      (h) => h.text,
+    ).map((h) => h.id);
+    const limited = diversify(
+      hits,
+      (h) => h.score,
+      (h) => h.text,
+      undefined,
+      10,
+    ).map((h) => h.id);
+    assert.deepEqual(limited.slice(0, 10), full.slice(0, 10));
+    assert.notDeepEqual(
+      full.slice(0, 10),
+      hits.slice(0, 10).map((h) => h.id),
+      "the fixture must make MMR reorder",
+    );
+    const rest = hits.map((h) => h.id).filter((id) => !limited.slice(0, 10).includes(id));
+    assert.deepEqual(limited.slice(10), rest);
+  });
 });

@@ -22,15 +22,27 @@ export function feedbackTerms(queryTerms: readonly string[], topTexts: readonly 
 
 /**
  * Maximal marginal relevance over term sets: keeps the ranking but pushes down near-duplicates
- * of chunks already chosen, so thinking mode's result list covers more of the question.
+ * of chunks already chosen, so thinking mode's result list covers more of the question. Only the
+ * first `limit` places are chosen this way (the caller keeps no more); the rest follow in their
+ * given order. Term sets are sorted ids, so a similarity is a merge of two integer arrays: on the
+ * knowledge set's long chunks, string sets made this most of a thinking query's time.
  */
-export function diversify<T>(items: readonly T[], score: (t: T) => number, text: (t: T) => string, lambda = 0.85): T[] {
-  const sets = items.map((i) => new Set(tokenize(text(i))));
+export function diversify<T>(items: readonly T[], score: (t: T) => number, text: (t: T) => string, lambda = 0.85, limit = items.length): T[] {
+  const ids = new Map<string, number>();
+  const sets = items.map((i) => {
+    const set = new Set<number>();
+    for (const term of tokenize(text(i))) {
+      let id = ids.get(term);
+      if (id === undefined) ids.set(term, (id = ids.size));
+      set.add(id);
+    }
+    return Int32Array.from(set).sort();
+  });
   // Each candidate's highest similarity to the chosen so far, updated with each new choice only.
   const maxSim = new Float64Array(items.length);
   const left = items.map((_, i) => i);
   const chosen: T[] = [];
-  while (left.length > 0) {
+  while (left.length > 0 && chosen.length < limit) {
     let best = 0;
     let bestValue = -Infinity;
     for (let j = 0; j < left.length; j++) {
@@ -43,14 +55,25 @@ export function diversify<T>(items: readonly T[], score: (t: T) => number, text:
     }
     const picked = left.splice(best, 1)[0]!;
     chosen.push(items[picked]!);
-    for (const i of left) maxSim[i] = Math.max(maxSim[i]!, jaccard(sets[i]!, sets[picked]!));
+    if (chosen.length < limit) for (const i of left) maxSim[i] = Math.max(maxSim[i]!, jaccard(sets[i]!, sets[picked]!));
   }
+  for (const i of left) chosen.push(items[i]!);
   return chosen;
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
+/** Jaccard similarity of two sorted sets of term ids. */
+function jaccard(a: Int32Array, b: Int32Array): number {
+  if (a.length === 0 || b.length === 0) return 0;
   let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
-  return inter / (a.size + b.size - inter);
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      inter++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return inter / (a.length + b.length - inter);
 }

@@ -189,6 +189,8 @@ export class QueryService {
         scored,
         (s) => s.score,
         (s) => s.h.chunk.content,
+        undefined,
+        input.maxResults,
       );
     const top = scored.slice(0, input.maxResults);
     const max = top[0]?.score ?? 1;
