@@ -5,12 +5,12 @@ import { waitTerminal } from "../helpers/ingest.js";
 import { FAST_RETRIES } from "../helpers/webhook-fixtures.js";
 import { startReceiver } from "../helpers/webhook-receiver.js";
 
-const ITEMS = 3_000;
+const ITEMS = 1_500;
 
 test(`${ITEMS} items with reconcile every 200 ms: every item completed, exactly one terminal webhook event each`, { timeout: 600_000 }, async () => {
   // Reconcile looks at every item untouched for 50 ms, so items waiting in the graph backlog are
   // checked again and again while their jobs finish: the race that turned completed into errored.
-  // Polling 3,000 statuses is not what this test is about: no per-key rate limit.
+  // Polling 1,500 statuses is not what this test is about: no per-key rate limit.
   // INDEXING_NICE=0: this test proves the reconcile's correctness under volume within a deadline, while
   // other test files share the cores; at nice 10 its embedder yields to them and PostgreSQL missed the
   // deadline in CI (546 s). The priority policy itself is measured by bench:load.
@@ -35,7 +35,7 @@ test(`${ITEMS} items with reconcile every 200 ms: every item completed, exactly 
       const res = await t.request("POST", "/context/ingest", { body: { type: "knowledge", database: "load", app_knowledge: items } });
       assert.equal(res.status, 202, res.text);
     }
-    const rows = await waitTerminal(t, "load", ids, undefined, 540_000);
+    const rows = await waitTerminal(t, "load", ids, undefined, 420_000);
     const statuses = new Map<string, number>();
     for (const r of rows) statuses.set(r.indexing_status, (statuses.get(r.indexing_status) ?? 0) + 1);
     assert.deepEqual([...statuses], [["completed", ITEMS]]);

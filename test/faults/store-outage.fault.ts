@@ -94,18 +94,32 @@ async function settled(t: TestContext, target: Target, db: TestDb, model: Accept
   assert.ok(model.accepted.size > 0);
   assert.deepEqual(model.serverErrors(), [], "no 500s: a refusal is 503 SERVICE_UNAVAILABLE");
   const accepted = [...model.accepted];
-  await eventually(
-    async () => {
-      for (let i = 0; i < accepted.length; i += 500) {
-        const r = await call(target, "GET", `/context/status?database=${DATABASE}&ids=${accepted.slice(i, i + 500).join(",")}`);
-        if (r.status !== 200) return false;
-        if ((r.body.data as { statuses: Array<{ indexing_status: string }> }).statuses.some((s) => s.indexing_status !== "completed")) return false;
-      }
-      return true;
-    },
-    120_000,
-    250,
-  );
+  let pending: string[] = [];
+  try {
+    await eventually(
+      async () => {
+        pending = [];
+        for (let i = 0; i < accepted.length; i += 500) {
+          const r = await call(target, "GET", `/context/status?database=${DATABASE}&ids=${accepted.slice(i, i + 500).join(",")}`);
+          if (r.status !== 200) {
+            pending = [`status ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`];
+            return false;
+          }
+          const statuses = (r.body.data as { statuses: Array<{ id: string; indexing_status: string; error_code?: string; message?: string }> }).statuses;
+          pending.push(
+            ...statuses.filter((s) => s.indexing_status !== "completed").map((s) => `${s.id}: ${s.indexing_status} ${s.error_code ?? ""} ${s.message ?? ""}`),
+          );
+        }
+        return pending.length === 0;
+      },
+      120_000,
+      250,
+    );
+  } catch (e) {
+    // The items still not completed say why (their state and error code).
+    console.log(`[fault] not completed: ${pending.slice(0, 10).join("; ")}`);
+    throw e;
+  }
   const store = openStoreOf(db);
   t.after(() => store.close());
   await eventually(async () => (await contextProblems(store, DATABASE, model)).every((p) => !p.includes("not terminal")), 60_000, 250);

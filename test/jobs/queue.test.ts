@@ -105,6 +105,42 @@ describe("durable job queue (contract, runs on each backend)", () => {
     await queue.complete(again);
   });
 
+  test("a job the store refused (disk full, unreachable) waits for it without spending an attempt, even on its last", async () => {
+    const liveQueue = new JobQueue(store);
+    const outage = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    let refusals = 2;
+    const provision: JobHandlers["database.provision"] = async () => {
+      if (refusals-- > 0) throw outage;
+    };
+    const noop = async (): Promise<void> => undefined;
+    const handlers = { ...Object.fromEntries(JOB_KINDS.map((k) => [k, noop])), "database.provision": provision } as unknown as JobHandlers;
+    const id = await liveQueue.enqueue("database.provision", { databaseId: "outage" }, { runAt: 0 });
+    const maxAttempts = (await liveQueue.get(id))!.max_attempts;
+    // Its next claim is its last attempt.
+    await store.db
+      .updateTable("jobs")
+      .set({ attempts: maxAttempts - 1 })
+      .where("id", "=", id)
+      .execute();
+    const worker = new JobWorker(liveQueue, handlers, { workerId: "outage", concurrency: 1, leaseMs: 5_000, pollMs: 10, logger: silent });
+    worker.start();
+    try {
+      for (let refused = 1; refused <= 2; refused++) {
+        await eventually(async () => (await liveQueue.get(id))?.last_error !== null && refusals === 2 - refused);
+        const row = await liveQueue.get(id);
+        assert.equal(row?.status, "queued", "postponed, not dead-lettered");
+        assert.equal(row?.attempts, maxAttempts - 1, "the attempt is given back");
+        assert.match(row?.last_error ?? "", /disk is full/);
+        await store.db.updateTable("jobs").set({ run_at: 0, last_error: null }).where("id", "=", id).execute();
+        worker.wake();
+      }
+      await eventually(async () => (await liveQueue.get(id))?.status === "completed");
+      assert.equal((await liveQueue.get(id))?.attempts, maxAttempts);
+    } finally {
+      await worker.stop(50);
+    }
+  });
+
   test("concurrent claimers never receive the same job", async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 60; i++) ids.add(await queue.enqueue("database.provision", { databaseId: `c${i}` }));

@@ -10,6 +10,7 @@ import { ItemStore, orgOf, type ChunkInsert, type ItemRow } from "../items/store
 import { DatabaseStore } from "../databases/store.js";
 import type { StatusListener } from "./status-events.js";
 import type { VectorScope, VectorStore } from "../search/vector-store.js";
+import { isStoreUnavailable } from "../../platform/store/errors.js";
 
 /**
  * Builds the graph of an item in the `ingest.graph` job (the graph subsystem plugs in here):
@@ -123,8 +124,9 @@ export class IngestPipeline {
       await step(item);
     } catch (err) {
       if (err instanceof Superseded) return;
-      // The last attempt must leave the item terminal rather than stuck mid-pipeline.
-      if (ctx.job.attempts >= ctx.job.maxAttempts) {
+      // The last attempt must leave the item terminal rather than stuck mid-pipeline; an outage
+      // of the store is not the item's failure: its job waits for the store (JobWorker).
+      if (ctx.job.attempts >= ctx.job.maxAttempts && !isStoreUnavailable(err)) {
         const message = err instanceof Error ? err.message : String(err);
         await this.setStatus(item, from, "errored", { code: "PROCESSING_FAILED", message: `indexing failed: ${message}` }).catch(() => undefined);
         return;

@@ -161,6 +161,27 @@ export class JobQueue {
     return retried.size > 0 ? "retry" : "lost";
   }
 
+  /**
+   * The store refused the job's work (unreachable, full, read-only): the job goes back to the
+   * queue after its first backoff and the attempt is given back, since an outage says nothing of
+   * the job. Its retries stop being dead-letterable only for this cause; a job whose workers die
+   * still dead-letters through lease expiry.
+   */
+  async postpone(job: ClaimedJob, error: string): Promise<boolean> {
+    const spec = JOB_CATALOG[job.kind];
+    const at = this.now();
+    const postponed = await this.fenced([job], {
+      status: "queued",
+      attempts: JobStore.attemptGivenBack,
+      run_at: at + backoffDelay(1, spec.backoffMs, spec.maxBackoffMs),
+      last_error: error.slice(0, 4000),
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: at,
+    });
+    return postponed.size > 0;
+  }
+
   /** Gives a claimed job back untouched (shutdown): it does not count as an attempt. */
   async release(job: ClaimedJob): Promise<boolean> {
     const at = this.now();

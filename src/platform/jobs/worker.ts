@@ -6,6 +6,7 @@ import { Coalescer } from "../util/coalescer.js";
 import type { ClaimedJob, JobQueue } from "./queue.js";
 import { inSystemScope } from "../store/row-scope.js";
 import { withLogContext } from "../log-context.js";
+import { isStoreUnavailable } from "../store/errors.js";
 
 export interface JobContext {
   readonly job: ClaimedJob;
@@ -224,7 +225,10 @@ export class JobWorker {
     } catch (err) {
       if (this.stopping && abort.signal.aborted) return; // released by stop()
       const message = err instanceof Error ? err.message : String(err);
-      const outcome = await this.recordFailure(job, message);
+      // An outage of the store is no fault of the job: it waits, without spending an attempt.
+      const outcome = isStoreUnavailable(err)
+        ? await this.recordFailure(job, async () => ((await this.queue.postpone(job, message)) ? "postponed" : "lost"))
+        : await this.recordFailure(job, () => this.queue.fail(job, message));
       const log = outcome === "dead" ? logger.error.bind(logger) : logger.warn.bind(logger);
       log({ jobId: job.id, kind: job.kind, attempts: job.attempts, outcome, err: message }, "job failed");
     } finally {
@@ -236,10 +240,10 @@ export class JobWorker {
    * Records a failed attempt. When the store cannot take that write either (disk full, failover),
    * a few quick retries give the job back promptly rather than after its lease runs out.
    */
-  private async recordFailure(job: ClaimedJob, message: string): Promise<"retry" | "dead" | "lost"> {
+  private async recordFailure<T extends string>(job: ClaimedJob, record: () => Promise<T>): Promise<T | "lost"> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.queue.fail(job, message);
+        return await record();
       } catch (err) {
         if (attempt >= FAIL_RECORD_RETRIES) {
           this.options.logger.warn({ jobId: job.id, kind: job.kind, err }, "recording a job failure failed; the job is retried once its lease expires");
