@@ -4,9 +4,15 @@
 // questions and prints p50 / p95 of the server-side latency (meta.latency_ms: parse to response,
 // query embedding included).
 // Options: --chunks N (default 100000), --runs N (default 100), --distinct-vectors N (default 1000).
+// --during-ingest: after the shapes, fast hybrid again while the same instance ingests app items
+//   at full speed (its job workers started, a backlog of items kept queued), beside its idle figure.
+// --throughput S: S seconds of fast hybrid queries from 8 concurrent callers on the idle instance:
+//   queries per second, and the process's CPU per query.
 // BENCH_DATA_DIR=<dir> (embedded only) keeps the written store there and reuses it on the next run.
+import { cpus } from "node:os";
 import { option, percentile } from "./bench-utils.js";
 import { benchText, openBenchStore } from "./bench-store.js";
+import { benchItems } from "./ingest-items.js";
 
 const RUNS = option("runs", 100);
 const text = benchText();
@@ -53,6 +59,89 @@ for (const s of shapes) {
   for (let i = 0; i < RUNS; i++) times.push(await query({ query: pick(questions), ...s.body }));
   times.sort((a, b) => a - b);
   console.log(`${s.name.padEnd(30)} p50 ${percentile(times, 0.5).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 0.95).toFixed(1).padStart(7)} ms`);
+}
+const fastTimes = async (runs: number): Promise<number[]> => {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await query({ query: pick(questions) }));
+  return times.sort((a, b) => a - b);
+};
+const ms = (sorted: readonly number[], p: number): string => `${percentile(sorted, p).toFixed(1)} ms`;
+
+const throughputSeconds = option("throughput", 0);
+if (throughputSeconds > 0) {
+  const callers = 8;
+  const until = performance.now() + throughputSeconds * 1000;
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: callers }, async () => {
+      while (performance.now() < until) {
+        await query({ query: pick(questions) });
+        done++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  console.log(
+    `fast hybrid throughput: ${callers} concurrent callers for ${seconds.toFixed(1)} s: ${(done / seconds).toFixed(1)} queries/s; ` +
+      `process CPU ${((cpu.user + cpu.system) / 1000 / done).toFixed(1)} ms per query (${cpus().length} cores)`,
+  );
+}
+
+if (process.argv.includes("--during-ingest")) {
+  const idle = await fastTimes(RUNS);
+  // The same instance ingests: its job workers run, and a backlog of items is kept queued so the
+  // pipeline never waits for input while the queries are timed.
+  app.worker.start();
+  const call = async (method: "POST" | "DELETE", url: string, body: unknown, expected: number): Promise<void> => {
+    const res = await app.server.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      payload: JSON.stringify(body),
+    });
+    if (res.statusCode !== expected) throw new Error(res.body);
+  };
+  const post = (from: number, count: number): Promise<void> =>
+    call("POST", "/context/ingest", { type: "knowledge", database: "bench", app_knowledge: benchItems(count, "busy-", from) }, 202);
+  const searchable = async (): Promise<number> => {
+    const row = await app.store.reader
+      .selectFrom("context_items")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("source_id", "like", "busy-%")
+      .where("status", "in", ["graph_creation", "completed"])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  let posted = 0;
+  let feeding = true;
+  const feeder = (async () => {
+    while (feeding) {
+      if (posted - (await searchable()) < 1_000) {
+        await post(posted, 250);
+        posted += 250;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  await new Promise((r) => setTimeout(r, 3_000)); // the pipeline at full speed before timing
+  const before = await searchable();
+  const started = performance.now();
+  const busy = await fastTimes(RUNS);
+  const seconds = (performance.now() - started) / 1000;
+  const rate = ((await searchable()) - before) / seconds;
+  feeding = false;
+  await feeder;
+  console.log(
+    `fast hybrid while ingesting (${rate.toFixed(0)} items/s made searchable meanwhile): idle p50 ${ms(idle, 0.5)} p95 ${ms(idle, 0.95)}; ` +
+      `busy p50 ${ms(busy, 0.5)} p95 ${ms(busy, 0.95)}; busy/idle p95 ${(percentile(busy, 0.95) / percentile(idle, 0.95)).toFixed(2)}x (target <= 2x)`,
+  );
+  await app.worker.stop(5_000);
+  // The store is left as it was found (BENCH_DATA_DIR reuses it): the ingested items are deleted.
+  for (let i = 0; i < posted; i += 1_000)
+    await call("DELETE", "/context", { database: "bench", ids: benchItems(Math.min(1_000, posted - i), "busy-", i).map((b) => b.id) }, 200);
 }
 await app.close();
 await db.drop();

@@ -236,3 +236,27 @@ describe("ingest validation, upsert and bad input", () => {
     assert.equal(orphanChunks.length, 1);
   });
 });
+
+describe("a very large ingest call", () => {
+  // The job workers stop once the database is ready: nothing is indexed; this is about accepting
+  // the call. Before, its jobs were inserted in one statement: 6,000 items bound about 84,000
+  // variables, past SQLite's limit of 32,766 and PostgreSQL's of 65,535, and the call answered 500.
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+    await createReadyDatabase(t, "huge");
+    await t.app.worker.stop(1_000);
+  });
+  after(async () => t.close());
+
+  test("6,000 items in one call are accepted whole, each queued once", async () => {
+    const items = Array.from({ length: 6000 }, (_, i) => ({ id: `huge-${i}`, type: "note", content: { text: `Item ${i}.` } }));
+    const res = await t.request("POST", "/context/ingest", { body: { type: "knowledge", database: "huge", app_knowledge: items } });
+    assert.equal(res.status, 202, res.text);
+    assert.equal(field(res.body, "data.success_count"), 6000);
+    const jobs = await t.app.store.db.selectFrom("jobs").select("dedupe_key").where("kind", "=", "ingest.item").execute();
+    assert.equal(new Set(jobs.map((j) => j.dedupe_key)).size, 6000);
+    const stored = await t.app.store.db.selectFrom("context_items").select("source_id").where("source_id", "like", "huge-%").execute();
+    assert.equal(stored.length, 6000);
+  });
+});

@@ -219,7 +219,7 @@ export class IngestPipeline {
       );
       return new Map(live.map((e, i) => [e, keys[i]!]));
     });
-    for (const [e, keys] of written) await this.vectors.indexAdded(scopeOf(e.item), keys, e.vectors);
+    await this.vectors.indexAddedMany([...written].map(([e, keys]) => ({ scope: scopeOf(e.item), keys, vectors: e.vectors })));
     return entries.map((e) => written.get(e) ?? null);
   }
 
