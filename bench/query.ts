@@ -19,10 +19,13 @@ const text = benchText();
 const pick = text.pick;
 const questions = text.questions;
 const appStarted = performance.now();
+// The service's own tuning settings pass through (the rest of the configuration is the benchmark's).
+const TUNING = ["EXTRACTION_WORKERS", "EMBEDDING_WORKERS", "EMBEDDING_QUERY_WORKERS", "INDEXING_NICE", "INGEST_WORKERS", "WORKERS"];
 const { app, db, backend, key, chunks, reused } = await openBenchStore({
   chunks: option("chunks", 100_000),
   distinctVectors: option("distinct-vectors", 1_000),
   text,
+  env: Object.fromEntries(TUNING.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
 });
 if (reused) {
   // What a restart costs: the search indexes of the stored scopes load in the background at start.

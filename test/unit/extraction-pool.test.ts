@@ -35,6 +35,17 @@ describe("entity extraction in worker threads", () => {
     assert.deepEqual(query, extractEntities("Who is Ada Lovelace?", { mode: "full" }));
   });
 
+  it("a single worker serves background texts as well as urgent ones, urgent first", { timeout: 30_000 }, async () => {
+    const single = new ExtractionPool(1);
+    try {
+      const background = single.extract([TEXTS[0]!], {});
+      const urgent = single.extract([TEXTS[1]!], {}, { urgent: true });
+      assert.deepEqual(await Promise.all([background, urgent]), [[extractEntities(TEXTS[0]!, {})], [extractEntities(TEXTS[1]!, {})]]);
+    } finally {
+      await single.close();
+    }
+  });
+
   it("with no workers runs on the calling thread; after close nothing is accepted", async () => {
     const inline = new ExtractionPool(0);
     assert.deepEqual(await inline.extract([TEXTS[0]!], {}), [extractEntities(TEXTS[0]!, {})]);

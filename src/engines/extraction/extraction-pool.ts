@@ -96,7 +96,9 @@ export class ExtractionPool {
       if (slot.current !== undefined) continue;
       // With a query lane, queries wait for it rather than take a background slot, whose thread
       // yields the cores (backgroundNice) and could hold a query for seconds on a busy machine.
-      const job = slot.queryLane || this.slots.length === 1 ? this.urgent.shift() : this.queue.shift();
+      // A single worker serves both, urgent texts first (it once served only urgent ones, so with
+      // EXTRACTION_WORKERS=1 no item's graph was ever built).
+      const job = slot.queryLane ? this.urgent.shift() : this.slots.length === 1 ? (this.urgent.shift() ?? this.queue.shift()) : this.queue.shift();
       if (job !== undefined) this.start(slot, job);
     }
   }
