@@ -43,12 +43,13 @@ export interface LeasedJob {
   readonly leaseOwner: string;
 }
 
+/** Rows per multi-row insert of jobs (see insertMany). */
+const JOB_ROWS_PER_STATEMENT = 500;
+
 /**
  * The SQL of the job queue (queue.ts keeps the rules: leases, retries, dead-lettering). The jobs
  * of every organization share this table on purpose: workers claim whatever is due.
  */
-const JOB_ROWS_PER_STATEMENT = 500;
-
 export class JobStore {
   constructor(
     private readonly db: Executor,
