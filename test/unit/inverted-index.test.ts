@@ -26,13 +26,17 @@ function indexOf(docs: ReadonlyArray<readonly [number, string]>): InvertedIndex 
 }
 
 /** The reference: bm25Score over every document, sorted by score then key. */
+const tokenized = new WeakMap<object, ReadonlyArray<readonly [number, Map<string, number>]>>();
 function reference(docs: ReadonlyArray<readonly [number, string]>, query: string): Array<{ chunkKey: number; score: number }> {
-  const tfs = docs.map(([key, text]) => [key, termFrequencies(text)] as const);
+  const tfs = tokenized.get(docs) ?? docs.map(([key, text]) => [key, termFrequencies(text)] as const);
+  tokenized.set(docs, tfs);
   const lengths = tfs.map(([, tf]) => [...tf.values()].reduce((a, b) => a + b, 0));
+  const df = new Map<string, number>();
+  for (const [, tf] of tfs) for (const term of tf.keys()) df.set(term, (df.get(term) ?? 0) + 1);
   const stats = {
     docCount: docs.length,
     avgDocLength: lengths.reduce((a, b) => a + b, 0) / docs.length,
-    docFreq: (term: string) => tfs.filter(([, tf]) => tf.has(term)).length,
+    docFreq: (term: string) => df.get(term) ?? 0,
   };
   return tfs
     .map(([key, tf], i) => ({ chunkKey: key, score: bm25Score(tokenize(query), tf, lengths[i]!, stats) }))
@@ -91,4 +95,55 @@ describe("InvertedIndex / searchBm25", () => {
     assert.equal(index.docCount, left.length);
     close(searchBm25([index], tokenize("quantum cat item3"), 20, "or"), reference(left, "quantum cat item3").slice(0, 20));
   });
+
+  it("skips documents that cannot reach the top k (MaxScore) and still returns the exhaustive top k", () => {
+    // Zipf-like vocabulary: a few words in most documents (long postings, low idf), many rare ones.
+    let seed = 20261126;
+    const random = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const vocab = Array.from({ length: 400 }, (_, i) => `w${i}x`);
+    const word = (): string => vocab[Math.floor(vocab.length * random() ** 3)]!;
+    const sentence = (): string => Array.from({ length: 3 + Math.floor(random() * 40) }, word).join(" ");
+    const corpus = Array.from({ length: 4000 }, (_, i) => [i * 3 + 1, sentence()] as const);
+    // Exact duplicates make ties, which must break by chunk key as in the exhaustive walk.
+    const dupes = corpus.slice(0, 200).map(([, text], i) => [100_000 + i, text] as const);
+    const all = [...corpus, ...dupes];
+    const removed = new Set(all.filter(() => random() < 0.1).map(([key]) => key));
+    const left = all.filter(([key]) => !removed.has(key));
+    const whole = indexOf(all);
+    for (const key of removed) whole.remove(key);
+    const halves = [indexOf(left.filter((_, i) => i % 2 === 0)), indexOf(left.filter((_, i) => i % 2 === 1))];
+    const allowed = new Set(left.filter(() => random() < 0.5).map(([key]) => key));
+    const allowedDocs = left.filter(([key]) => allowed.has(key));
+    let compared = 0;
+    for (let q = 0; q < 60; q++) {
+      const query = Array.from({ length: 1 + Math.floor(random() * 7) }, word).join(" ");
+      const expected = reference(left, query);
+      for (const k of [1, 10, 110]) {
+        nearlyEqual(searchBm25([whole], tokenize(query), k, "or"), expected.slice(0, k));
+        nearlyEqual(searchBm25(halves, tokenize(query), k, "or"), expected.slice(0, k));
+        compared += 2;
+      }
+      // `allowed` restricts the documents, not the statistics.
+      const restricted = expected.filter((r) => allowed.has(r.chunkKey)).slice(0, 10);
+      nearlyEqual(searchBm25([whole], tokenize(query), 10, "or", allowed), restricted);
+      assert.ok(allowedDocs.length > 0);
+    }
+    assert.equal(compared, 360);
+  });
 });
+
+/**
+ * Equal rankings: the same scores rank by rank (within 1e-9: the reference orders its
+ * floating-point operations differently), and the same chunks, except that near-ties may swap.
+ */
+function nearlyEqual(actual: ReadonlyArray<{ chunkKey: number; score: number }>, expected: ReadonlyArray<{ chunkKey: number; score: number }>): void {
+  assert.equal(actual.length, expected.length);
+  actual.forEach((r, i) => assert.ok(Math.abs(r.score - expected[i]!.score) < 1e-9, `rank ${i}: ${r.score} vs ${expected[i]!.score}`));
+  const last = expected.at(-1)?.score ?? 0;
+  const clear = (rows: ReadonlyArray<{ chunkKey: number; score: number }>): number[] =>
+    rows
+      .filter((r) => r.score > last + 1e-9)
+      .map((r) => r.chunkKey)
+      .sort((a, b) => a - b);
+  assert.deepEqual(clear(actual), clear(expected));
+}

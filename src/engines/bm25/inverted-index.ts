@@ -16,8 +16,11 @@ class Postings {
   length = 0;
   /** Live documents containing the term (dead postings stay in the arrays until compaction). */
   df = 0;
+  /** Highest term frequency and shortest document ever added: bound every posting's score (removals keep them valid). */
+  maxTf = 0;
+  minLength = Number.MAX_SAFE_INTEGER;
 
-  push(id: number, tf: number): void {
+  push(id: number, tf: number, length: number): void {
     if (this.length === this.ids.length) {
       this.ids = enlarged(this.ids, this.ids.length * 2);
       this.tfs = enlarged(this.tfs, this.tfs.length * 2);
@@ -26,6 +29,29 @@ class Postings {
     this.tfs[this.length] = Math.min(tf, 65_535);
     this.length += 1;
     this.df += 1;
+    this.maxTf = Math.max(this.maxTf, Math.min(tf, 65_535));
+    this.minLength = Math.min(this.minLength, length);
+  }
+
+  /** The first position at or after `from` whose id is at least `id` (ids ascend): galloping, then binary search. */
+  seek(from: number, id: number): number {
+    const ids = this.ids;
+    if (from >= this.length || ids[from]! >= id) return from;
+    let step = 1;
+    let lo = from;
+    let hi = from + 1;
+    while (hi < this.length && ids[hi]! < id) {
+      lo = hi;
+      step *= 2;
+      hi = Math.min(this.length, hi + step);
+    }
+    // ids[lo] < id, and ids[hi] >= id or hi = length
+    while (lo + 1 < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid]! < id) lo = mid;
+      else hi = mid;
+    }
+    return hi;
   }
 }
 
@@ -86,7 +112,7 @@ export class InvertedIndex {
         this.termIds.set(term, id);
         this.postings.push(new Postings());
       }
-      this.postings[id]!.push(local, tf);
+      this.postings[id]!.push(local, tf, length);
       ids[i] = id;
     });
     this.docTerms[local] = ids;
@@ -119,9 +145,105 @@ export class InvertedIndex {
    * Scores the live documents matching any of `weighted` (BM25; `idf` and `avgLength` come from
    * the statistics of every index searched together, so several collections rank as one corpus)
    * and offers those with at least `minMatched` matching terms to `top`. Synchronous, so the
-   * scratch arrays can be shared between calls.
+   * scratch arrays can be shared between calls. With one matching term enough (`or`), documents
+   * that cannot reach `top` are skipped unscored (MaxScore); the result is the same.
    */
   collect(
+    weighted: ReadonlyArray<{ readonly term: string; readonly idf: number }>,
+    avgLength: number,
+    allowed: ReadonlySet<number> | null,
+    minMatched: number,
+    top: TopK,
+    params: Bm25Params = DEFAULT_BM25_PARAMS,
+  ): void {
+    if (minMatched <= 1) this.collectMaxScore(weighted, avgLength, allowed, top, params);
+    else this.collectAll(weighted, avgLength, allowed, minMatched, top, params);
+  }
+
+  /**
+   * MaxScore (Turtle and Flood, 1995): the terms' score bounds, sorted, split them into essential
+   * terms, whose postings are walked document by document, and non-essential ones, whose bounds
+   * together cannot reach the k-th best score: a document found only in those is never looked
+   * at, and a candidate probes them (by seeking) only while its bound can still reach the k-th
+   * score. Each document's score is summed in `weighted` order, as the exhaustive walk sums it,
+   * so scores and ties are bit for bit the same.
+   */
+  private collectMaxScore(
+    weighted: ReadonlyArray<{ readonly term: string; readonly idf: number }>,
+    avgLength: number,
+    allowed: ReadonlySet<number> | null,
+    top: TopK,
+    params: Bm25Params,
+  ): void {
+    const { k1, b } = params;
+    const norm = (length: number): number => k1 * (1 - b + (b * length) / avgLength);
+    const lists: Array<{ p: Postings; idf: number; order: number; bound: number; pos: number }> = [];
+    weighted.forEach(({ term, idf }, order) => {
+      const id = this.termIds.get(term);
+      if (id === undefined) return;
+      const p = this.postings[id]!;
+      if (p.length === 0) return;
+      lists.push({ p, idf, order, bound: (idf * p.maxTf * (k1 + 1)) / (p.maxTf + norm(p.minLength)), pos: 0 });
+    });
+    if (lists.length === 0) return;
+    lists.sort((x, y) => x.bound - y.bound);
+    // below[i]: the sum of the bounds of lists 0..i-1
+    const below = [0];
+    for (const l of lists) below.push(below.at(-1)! + l.bound);
+    const parts = new Float64Array(weighted.length);
+    // Lists before `essential` are non-essential; the bounds are padded so that rounding never skips a tie.
+    const reaches = (bound: number, threshold: number): boolean => bound >= threshold - 1e-9 * Math.max(1, Math.abs(threshold));
+    let threshold = top.threshold();
+    let essential = 0;
+    while (essential < lists.length && !reaches(below[essential + 1]!, threshold)) essential++;
+    for (;;) {
+      let doc = Number.MAX_SAFE_INTEGER;
+      for (let i = essential; i < lists.length; i++) {
+        const l = lists[i]!;
+        if (l.pos < l.p.length && l.p.ids[l.pos]! < doc) doc = l.p.ids[l.pos]!;
+      }
+      if (doc === Number.MAX_SAFE_INTEGER) return;
+      const visible = this.alive[doc] !== 0 && (allowed === null || allowed.has(this.keys[doc]!));
+      const docNorm = norm(this.lengths[doc]!);
+      parts.fill(0);
+      let sum = 0;
+      for (let i = essential; i < lists.length; i++) {
+        const l = lists[i]!;
+        if (l.pos < l.p.length && l.p.ids[l.pos] === doc) {
+          if (visible) {
+            const tf = l.p.tfs[l.pos]!;
+            const part = (l.idf * tf * (k1 + 1)) / (tf + docNorm);
+            parts[l.order] = part;
+            sum += part;
+          }
+          l.pos++;
+        }
+      }
+      if (!visible) continue;
+      let i = essential - 1;
+      for (; i >= 0 && reaches(sum + below[i + 1]!, threshold); i--) {
+        const l = lists[i]!;
+        l.pos = l.p.seek(l.pos, doc);
+        if (l.pos < l.p.length && l.p.ids[l.pos] === doc) {
+          const tf = l.p.tfs[l.pos]!;
+          const part = (l.idf * tf * (k1 + 1)) / (tf + docNorm);
+          parts[l.order] = part;
+          sum += part;
+        }
+      }
+      if (i >= 0) continue; // its bound fell short of the k-th score before every term was read
+      let score = 0;
+      for (let j = 0; j < parts.length; j++) score += parts[j]!;
+      top.offer(this.keys[doc]!, score);
+      const raised = top.threshold();
+      if (raised > threshold) {
+        threshold = raised;
+        while (essential < lists.length && !reaches(below[essential + 1]!, threshold)) essential++;
+      }
+    }
+  }
+
+  private collectAll(
     weighted: ReadonlyArray<{ readonly term: string; readonly idf: number }>,
     avgLength: number,
     allowed: ReadonlySet<number> | null,
@@ -136,23 +258,29 @@ export class InvertedIndex {
     }
     const scores = this.scratch;
     const matched = this.matched;
+    const alive = this.alive;
+    const keys = this.keys;
+    const lengths = this.lengths;
     const touched: number[] = [];
     for (const { term, idf } of weighted) {
       const id = this.termIds.get(term);
       if (id === undefined) continue;
       const p = this.postings[id]!;
-      for (let i = 0; i < p.length; i++) {
-        const local = p.ids[i]!;
-        if (this.alive[local] === 0) continue;
-        if (allowed !== null && !allowed.has(this.keys[local]!)) continue;
-        const tf = p.tfs[i]!;
+      const ids = p.ids;
+      const tfs = p.tfs;
+      const n = p.length;
+      for (let i = 0; i < n; i++) {
+        const local = ids[i]!;
+        if (alive[local] === 0) continue;
+        if (allowed !== null && !allowed.has(keys[local]!)) continue;
+        const tf = tfs[i]!;
         if (matched[local] === 0) touched.push(local);
-        scores[local]! += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * this.lengths[local]!) / avgLength));
+        scores[local]! += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[local]!) / avgLength));
         matched[local]! += 1;
       }
     }
     for (const local of touched) {
-      if (matched[local]! >= minMatched) top.offer(this.keys[local]!, scores[local]!);
+      if (matched[local]! >= minMatched) top.offer(keys[local]!, scores[local]!);
       scores[local] = 0;
       matched[local] = 0;
     }
@@ -215,6 +343,11 @@ export class TopK {
   private readonly heap: ScoredKey[] = [];
 
   constructor(private readonly k: number) {}
+
+  /** The score an offer must reach to enter: the k-th best once k are held, otherwise -Infinity. */
+  threshold(): number {
+    return this.heap.length < this.k ? -Infinity : this.heap[0]!.score;
+  }
 
   offer(chunkKey: number, score: number): void {
     const heap = this.heap;

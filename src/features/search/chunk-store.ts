@@ -33,11 +33,15 @@ export class ChunkStore {
    * it needs: the candidates by primary key first (MATERIALIZED), then each one's item by its
    * primary key (SQLite's CROSS JOIN keeps that order), then the predicate. The two lookups it
    * replaced, the second reading whole item rows, took 3.8 ms for 110 candidates; this takes 0.9.
+   * Both lookups read covering indexes (migration 0015), not the rows: SQLite would otherwise
+   * probe the chunks by rowid, reading each chunk's content with it (1.23 to 0.60 ms).
    */
   async visibleAmong(v: Visibility, chunkKeys: readonly number[]): Promise<number[]> {
-    const join = this.backend === "sqlite" ? sql`CROSS JOIN` : sql`JOIN`;
+    const sqlite = this.backend === "sqlite";
+    const join = sqlite ? sql`CROSS JOIN` : sql`JOIN`;
+    const chunks = sqlite ? sql`context_chunks INDEXED BY context_chunks_key_item` : sql`context_chunks`;
     const rows = await sql<{ chunk_key: number }>`
-      WITH candidates AS MATERIALIZED (SELECT chunk_key, item_id FROM context_chunks WHERE org_id = ${v.orgId} AND chunk_key IN (${sql.join([...chunkKeys])}))
+      WITH candidates AS MATERIALIZED (SELECT chunk_key, item_id FROM ${chunks} WHERE org_id = ${v.orgId} AND chunk_key IN (${sql.join([...chunkKeys])}))
       SELECT c.chunk_key AS chunk_key FROM candidates c ${join} context_items i ON i.id = c.item_id
       WHERE ${visibleItem(this.backend, "i", v)}`.execute(this.db);
     return rows.rows.map((r) => Number(r.chunk_key));

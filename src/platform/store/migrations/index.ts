@@ -12,6 +12,7 @@ import { migration0011 } from "./0011-tenant-column.js";
 import { migration0012 } from "./0012-row-security.js";
 import { migration0013 } from "./0013-rate-limit-buckets.js";
 import { migration0014 } from "./0014-covering-scope-indexes.js";
+import { migration0015 } from "./0015-covering-visibility-indexes.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0012,
   migration0013,
   migration0014,
+  migration0015,
 ];
