@@ -8,6 +8,7 @@ import {
   parseReferenceTime,
   resolveDateExpression,
 } from "../../src/engines/extraction/index.js";
+import { analyzeWithCompromise, resolveWithCompromise } from "../../src/engines/extraction/compromise-pass.js";
 
 void describe("date resolution and normalisation", () => {
   const reference = new Date("2023-05-08T13:56:00Z"); // a Monday
@@ -52,5 +53,16 @@ void describe("date resolution and normalisation", () => {
     assert.equal(normalizeName("James'"), "james");
     assert.equal(normalizeHandle("@@Ada"), "ada");
     assert.equal(normalizeUrl("HTTPS://www.GitHub.com/Acme/Repo/"), "github.com/Acme/Repo");
+  });
+
+  it("compromise's date fallback reads phrasings the resolver does not, on its own instance of compromise", () => {
+    const reference = new Date("2024-01-10T00:00:00Z");
+    assert.equal(resolveWithCompromise("the second tuesday of march", reference), "2024-03-12");
+    assert.equal(resolveWithCompromise("christmas eve", reference), "2024-12-24");
+    // the entity pass, on the instance without the dates plugin, still finds names around dates
+    assert.deepEqual(
+      analyzeWithCompromise("Caroline met John Smith at Google in Paris last Tuesday.").map((e) => e.kind),
+      ["person", "person", "organization", "place"],
+    );
   });
 });
