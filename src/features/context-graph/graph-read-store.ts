@@ -76,9 +76,19 @@ export async function readTriplets(db: Executor, s: TraversalScope, filter: Trip
     .where("t.triplet_key", ">", afterKey);
   if (filter.sourceId !== undefined) q = q.where("i.source_id", "=", filter.sourceId);
   if (filter.kind !== undefined) q = q.where("t.kind", "=", filter.kind);
-  if (filter.chunkIds !== undefined) q = q.where("t.chunk_id", "in", [...filter.chunkIds]);
+  // The chunk and entity filters also name their keys through a subquery on their own index.
+  // Without statistics SQLite ranked the scope index (three equalities and the key range) above
+  // the chunk index, and an OR of two indexed lists above either, and walked the scope: 90-120 ms
+  // a read at 300,000 triplets in a collection, 0.25 ms (chunks) and 1.35 ms (entities) this way.
+  const chunkIds = filter.chunkIds;
+  if (chunkIds !== undefined)
+    q = q.where("t.chunk_id", "in", [...chunkIds]).where("t.triplet_key", "in", tripletKeysWhere(db, s, "chunk_id", chunkIds));
   const entityIds = filter.entityIds;
-  if (entityIds !== undefined) q = q.where((eb) => eb.or([eb("t.source_entity_id", "in", [...entityIds]), eb("t.target_entity_id", "in", [...entityIds])]));
+  if (entityIds !== undefined)
+    q = q
+      .where((eb) => eb.or([eb("t.source_entity_id", "in", [...entityIds]), eb("t.target_entity_id", "in", [...entityIds])]))
+      // UNION ALL: a plain UNION made SQLite read both lists in key order, through the scope index.
+      .where("t.triplet_key", "in", tripletKeysWhere(db, s, "source_entity_id", entityIds).unionAll(tripletKeysWhere(db, s, "target_entity_id", entityIds)));
   // With a selective filter, `+ 0` keeps SQLite from walking the collection in key order
   // instead of using that filter's index; a whole-collection page walks the key index.
   const selective = filter.sourceId !== undefined || filter.chunkIds !== undefined || entityIds !== undefined;
@@ -90,6 +100,14 @@ export async function readTriplets(db: Executor, s: TraversalScope, filter: Trip
       .limit(limit)
       .execute(),
   );
+}
+
+/** Keys of the scope's triplets whose `column` is one of `values`, read through that column's index. */
+function tripletKeysWhere(db: Executor, s: TraversalScope, column: "chunk_id" | "source_entity_id" | "target_entity_id", values: readonly string[]) {
+  let q = db.selectFrom("context_graph_triplets").select("triplet_key").where("org_id", "=", s.orgId).where(column, "in", [...values]);
+  // The chunk index has the chunk id alone; the entity indexes lead with the scope.
+  if (column !== "chunk_id") q = q.where("database_id", "=", s.databaseId).where("corpus", "=", s.corpus).where("collection", "=", s.collection);
+  return q;
 }
 
 type TripletRow = { triplet_key: number; item_id: string; chunk_id: string; source_entity_id: string; target_entity_id: string; relations: string };
