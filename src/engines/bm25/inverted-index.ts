@@ -156,8 +156,43 @@ export class InvertedIndex {
     top: TopK,
     params: Bm25Params = DEFAULT_BM25_PARAMS,
   ): void {
-    if (minMatched <= 1) this.collectMaxScore(weighted, avgLength, allowed, top, params);
-    else this.collectAll(weighted, avgLength, allowed, minMatched, top, params);
+    if (minMatched <= 1) {
+      this.collectMaxScore(weighted, avgLength, allowed, top, params);
+      return;
+    }
+    const { k1, b } = params;
+    if (this.scratch.length < this.nextLocal) {
+      this.scratch = new Float64Array(this.keys.length);
+      this.matched = new Uint16Array(this.keys.length);
+    }
+    const scores = this.scratch;
+    const matched = this.matched;
+    const alive = this.alive;
+    const keys = this.keys;
+    const lengths = this.lengths;
+    const touched: number[] = [];
+    for (const { term, idf } of weighted) {
+      const id = this.termIds.get(term);
+      if (id === undefined) continue;
+      const p = this.postings[id]!;
+      const ids = p.ids;
+      const tfs = p.tfs;
+      const n = p.length;
+      for (let i = 0; i < n; i++) {
+        const local = ids[i]!;
+        if (alive[local] === 0) continue;
+        if (allowed !== null && !allowed.has(keys[local]!)) continue;
+        const tf = tfs[i]!;
+        if (matched[local] === 0) touched.push(local);
+        scores[local]! += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[local]!) / avgLength));
+        matched[local]! += 1;
+      }
+    }
+    for (const local of touched) {
+      if (matched[local]! >= minMatched) top.offer(keys[local]!, scores[local]!);
+      scores[local] = 0;
+      matched[local] = 0;
+    }
   }
 
   /**
@@ -240,49 +275,6 @@ export class InvertedIndex {
         threshold = raised;
         while (essential < lists.length && !reaches(below[essential + 1]!, threshold)) essential++;
       }
-    }
-  }
-
-  private collectAll(
-    weighted: ReadonlyArray<{ readonly term: string; readonly idf: number }>,
-    avgLength: number,
-    allowed: ReadonlySet<number> | null,
-    minMatched: number,
-    top: TopK,
-    params: Bm25Params = DEFAULT_BM25_PARAMS,
-  ): void {
-    const { k1, b } = params;
-    if (this.scratch.length < this.nextLocal) {
-      this.scratch = new Float64Array(this.keys.length);
-      this.matched = new Uint16Array(this.keys.length);
-    }
-    const scores = this.scratch;
-    const matched = this.matched;
-    const alive = this.alive;
-    const keys = this.keys;
-    const lengths = this.lengths;
-    const touched: number[] = [];
-    for (const { term, idf } of weighted) {
-      const id = this.termIds.get(term);
-      if (id === undefined) continue;
-      const p = this.postings[id]!;
-      const ids = p.ids;
-      const tfs = p.tfs;
-      const n = p.length;
-      for (let i = 0; i < n; i++) {
-        const local = ids[i]!;
-        if (alive[local] === 0) continue;
-        if (allowed !== null && !allowed.has(keys[local]!)) continue;
-        const tf = tfs[i]!;
-        if (matched[local] === 0) touched.push(local);
-        scores[local]! += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[local]!) / avgLength));
-        matched[local]! += 1;
-      }
-    }
-    for (const local of touched) {
-      if (matched[local]! >= minMatched) top.offer(keys[local]!, scores[local]!);
-      scores[local] = 0;
-      matched[local] = 0;
     }
   }
 
