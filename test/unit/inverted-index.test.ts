@@ -99,7 +99,7 @@ describe("InvertedIndex / searchBm25", () => {
   it("skips documents that cannot reach the top k (MaxScore) and still returns the exhaustive top k", () => {
     // Zipf-like vocabulary: a few words in most documents (long postings, low idf), many rare ones.
     let seed = 20261126;
-    const random = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const vocab = Array.from({ length: 400 }, (_, i) => `w${i}x`);
     const word = (): string => vocab[Math.floor(vocab.length * random() ** 3)]!;
     const sentence = (): string => Array.from({ length: 3 + Math.floor(random() * 40) }, word).join(" ");

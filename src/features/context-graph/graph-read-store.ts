@@ -81,8 +81,7 @@ export async function readTriplets(db: Executor, s: TraversalScope, filter: Trip
   // the chunk index, and an OR of two indexed lists above either, and walked the scope: 90-120 ms
   // a read at 300,000 triplets in a collection, 0.25 ms (chunks) and 1.35 ms (entities) this way.
   const chunkIds = filter.chunkIds;
-  if (chunkIds !== undefined)
-    q = q.where("t.chunk_id", "in", [...chunkIds]).where("t.triplet_key", "in", tripletKeysWhere(db, s, "chunk_id", chunkIds));
+  if (chunkIds !== undefined) q = q.where("t.chunk_id", "in", [...chunkIds]).where("t.triplet_key", "in", tripletKeysWhere(db, s, "chunk_id", chunkIds));
   const entityIds = filter.entityIds;
   if (entityIds !== undefined)
     q = q
@@ -104,7 +103,11 @@ export async function readTriplets(db: Executor, s: TraversalScope, filter: Trip
 
 /** Keys of the scope's triplets whose `column` is one of `values`, read through that column's index. */
 function tripletKeysWhere(db: Executor, s: TraversalScope, column: "chunk_id" | "source_entity_id" | "target_entity_id", values: readonly string[]) {
-  let q = db.selectFrom("context_graph_triplets").select("triplet_key").where("org_id", "=", s.orgId).where(column, "in", [...values]);
+  let q = db
+    .selectFrom("context_graph_triplets")
+    .select("triplet_key")
+    .where("org_id", "=", s.orgId)
+    .where(column, "in", [...values]);
   // The chunk index has the chunk id alone; the entity indexes lead with the scope.
   if (column !== "chunk_id") q = q.where("database_id", "=", s.databaseId).where("corpus", "=", s.corpus).where("collection", "=", s.collection);
   return q;
