@@ -55,6 +55,12 @@ class Postings {
   }
 }
 
+/**
+ * One term's BM25 share of a document's score; `norm` is k1 x (1 - b + b x length / average length).
+ * Every walk sums these in the same order, so their scores agree bit for bit.
+ */
+const termScore = (idf: number, tf: number, k1: number, norm: number): number => (idf * tf * (k1 + 1)) / (tf + norm);
+
 export interface ScoredKey {
   readonly chunkKey: number;
   readonly score: number;
@@ -184,7 +190,7 @@ export class InvertedIndex {
         if (allowed !== null && !allowed.has(keys[local]!)) continue;
         const tf = tfs[i]!;
         if (matched[local] === 0) touched.push(local);
-        scores[local]! += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[local]!) / avgLength));
+        scores[local]! += termScore(idf, tf, k1, k1 * (1 - b + (b * lengths[local]!) / avgLength));
         matched[local]! += 1;
       }
     }
@@ -218,7 +224,7 @@ export class InvertedIndex {
       if (id === undefined) return;
       const p = this.postings[id]!;
       if (p.length === 0) return;
-      lists.push({ p, idf, order, bound: (idf * p.maxTf * (k1 + 1)) / (p.maxTf + norm(p.minLength)), pos: 0 });
+      lists.push({ p, idf, order, bound: termScore(idf, p.maxTf, k1, norm(p.minLength)), pos: 0 });
     });
     if (lists.length === 0) return;
     lists.sort((x, y) => x.bound - y.bound);
@@ -247,7 +253,7 @@ export class InvertedIndex {
         if (l.pos < l.p.length && l.p.ids[l.pos] === doc) {
           if (visible) {
             const tf = l.p.tfs[l.pos]!;
-            const part = (l.idf * tf * (k1 + 1)) / (tf + docNorm);
+            const part = termScore(l.idf, tf, k1, docNorm);
             parts[l.order] = part;
             sum += part;
           }
@@ -261,7 +267,7 @@ export class InvertedIndex {
         l.pos = l.p.seek(l.pos, doc);
         if (l.pos < l.p.length && l.p.ids[l.pos] === doc) {
           const tf = l.p.tfs[l.pos]!;
-          const part = (l.idf * tf * (k1 + 1)) / (tf + docNorm);
+          const part = termScore(l.idf, tf, k1, docNorm);
           parts[l.order] = part;
           sum += part;
         }
