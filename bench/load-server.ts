@@ -2,10 +2,10 @@
 // alone), listening on 127.0.0.1, on the bench store.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../test/helpers/webhook-receiver.js";
 import { benchText, openBenchStore, type BenchStore, type BenchText } from "./bench-store.js";
+import { childrenOf, rssMb, statCpuSeconds } from "./proc-stat.js";
 
 export interface LoadServer {
   readonly proc: ChildProcess;
@@ -22,8 +22,6 @@ export interface LoadServer {
 
 /** LOAD_SERVER_ROOT runs another checkout's service (an earlier revision, to compare before and after). */
 const ROOT = process.env.LOAD_SERVER_ROOT ?? fileURLToPath(new URL("..", import.meta.url));
-/** Clock ticks per second of /proc/<pid>/stat on Linux. */
-const CLOCK_TICKS = 100;
 
 /**
  * Starts `src/main.ts` (through tsx) or, with LOAD_SERVER=dist, the built `dist/main.js`.
@@ -57,17 +55,17 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  const serviceProcesses = (): number[] => [pid, ...childrenOf(pid)];
   return {
     proc,
     pid,
     baseUrl,
-    rssMb: () => {
-      const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      return match?.[1] === undefined ? NaN : Number(match[1]) / 1024;
-    },
-    cpuSeconds: () => statCpuSeconds(`/proc/${pid}/stat`),
+    // With PROCESSES above 1 the service is the primary and its children: summed over them all
+    // (the CPU of a child that died and was replaced is not counted).
+    rssMb: () => serviceProcesses().reduce((sum, p) => sum + (rssMb(p) || 0), 0),
+    cpuSeconds: () => serviceProcesses().reduce((sum, p) => sum + statCpuSeconds(`/proc/${p}/stat`), 0),
     // The main thread's task id is the process id.
-    mainThreadCpuSeconds: () => statCpuSeconds(`/proc/${pid}/task/${pid}/stat`),
+    mainThreadCpuSeconds: () => serviceProcesses().reduce((sum, p) => sum + statCpuSeconds(`/proc/${p}/task/${p}/stat`), 0),
     stop: async () => {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       proc.kill("SIGTERM");
@@ -76,13 +74,6 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
       clearTimeout(timer);
     },
   };
-}
-
-/** utime + stime of a /proc stat file: the 12th and 13th fields after the parenthesised command name. */
-function statCpuSeconds(path: string): number {
-  const stat = readFileSync(path, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
 /**

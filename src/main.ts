@@ -1,8 +1,9 @@
+import cluster from "node:cluster";
 import type { AddressInfo } from "node:net";
-import { createApplication } from "./app.js";
 import { inSystemScope } from "./platform/store/row-scope.js";
 import { ConfigError, describeConfig, loadConfig } from "./platform/config.js";
 import { firstRunBanner } from "./features/organizations/first-run-banner.js";
+import { runPrimary } from "./app/process-cluster.js";
 
 /** Margin past SHUTDOWN_TIMEOUT_MS after which the process exits whatever is still running. */
 const SHUTDOWN_BACKSTOP_MS = 100;
@@ -10,6 +11,9 @@ const SHUTDOWN_BACKSTOP_MS = 100;
 /** Process entry point: boot, listen, start workers, and shut down cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.processes > 1 && cluster.isPrimary) return runPrimary(config);
+  // Loaded here, not above: a cluster's primary process never needs the application.
+  const { createApplication } = await import("./app.js");
   const app = await createApplication(config);
   app.server.log.info({ config: describeConfig(config) }, "configuration");
   // A store without any organization (and no BOOTSTRAP_API_KEY) would answer nothing but 401.

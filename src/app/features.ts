@@ -53,7 +53,9 @@ export async function buildFeatures(
   const { databases, blobs, vectors, ingest, edit } = context;
   const orgs = new OrgService(store);
   await inSystemScope(() => orgs.bootstrap(config.bootstrapApiKeys));
-  const queryLog = new QueryLog(store, logger);
+  // Feedback may reach another process than its query did: it waits for that one's flush (and a second more).
+  const peers = config.processes > 1 || store.backend === "postgres";
+  const queryLog = new QueryLog(store, logger, { flushDelayMs: config.queryLogFlushMs, peerFlushWaitMs: peers ? config.queryLogFlushMs + 1_000 : 0 });
   const feedback = new FeedbackService(store, databases, queryLog, { perMinute: config.feedbackPerMinute });
   const graphArea = new GraphAreaService(store, databases, {
     maxRows: config.graphMaxRows,

@@ -64,7 +64,7 @@ export async function buildServer(config: Config, platform: Platform, context: C
     logger: platform.logger,
     bodyLimitBytes: config.bodyLimitBytes,
     orgs: features.orgs,
-    limiter: createRateLimiter(store, config.rateLimitPerMinute, platform.logger),
+    limiter: createRateLimiter(store, config.rateLimitPerMinute, platform.logger, config.processes > 1),
     onResponse: (method, route, status, seconds) => platform.metrics.request(method, route, status, seconds),
   });
   registerSystemRoutes(server, store, {

@@ -29,6 +29,14 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Feedback submissions per minute per organization (counted in the store, across processes). */
   readonly feedbackPerMinute: number;
+  /** How long answered queries' log entries gather before one insert (feedback checks its request id against them). */
+  readonly queryLogFlushMs: number;
+  /**
+   * Service processes on this port (PROCESSES, default 1): with more than one, a primary process
+   * forks them (Node cluster); the first runs the job workers, the others answer requests only,
+   * and the per-key rate limits are kept in the store so that every process shares them.
+   */
+  readonly processes: number;
   /** Run job workers in this process (api-only nodes set WORKERS=0). */
   readonly workerConcurrency: number;
   /** Concurrent indexing jobs (0 when WORKERS is 0): enough to keep the embedder's batches full. */
@@ -290,6 +298,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxDatabasesPerOrg: int(env, "MAX_DATABASES_PER_ORG", 100, 1, 1_000_000),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
     feedbackPerMinute: int(env, "FEEDBACK_PER_MINUTE", 100, 1, 10_000_000),
+    queryLogFlushMs: int(env, "QUERY_LOG_FLUSH_MS", 50, 1, 60_000),
+    processes: int(env, "PROCESSES", 1, 1, 64),
     workerConcurrency: int(env, "WORKERS", 4, 0, 256),
     ingestConcurrency: env.WORKERS?.trim() === "0" ? 0 : int(env, "INGEST_WORKERS", 32, 0, 1024),
     jobLeaseMs: int(env, "JOB_LEASE_MS", 60_000, 500, 3_600_000),

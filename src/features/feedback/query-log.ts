@@ -18,20 +18,30 @@ export interface QueryLogOptions {
   readonly flushDelayMs: number;
   /** Wait before retrying a flush the store refused. */
   readonly retryDelayMs: number;
+  /**
+   * Other processes write to the same store (PROCESSES above 1, or PostgreSQL): an id found
+   * nowhere may be a query another process answered and has not flushed yet, so `find` looks
+   * again for up to this long (0: a miss is final, as it is for the only process of a store).
+   */
+  readonly peerFlushWaitMs: number;
 }
 
 interface Logger {
   warn(obj: object, msg: string): void;
 }
 
-const DEFAULTS: QueryLogOptions = { maxPending: 10_000, flushDelayMs: 50, retryDelayMs: 1_000 };
+const DEFAULTS: QueryLogOptions = { maxPending: 10_000, flushDelayMs: 50, retryDelayMs: 1_000, peerFlushWaitMs: 0 };
+
+/** Between two looks for an entry another process may still be flushing. */
+const PEER_POLL_MS = 100;
 
 /**
  * The queries each organization made, so feedback can only refer to a real query of the
  * same organization. A query never writes to answer: `record` buffers the entry and a
  * background flush inserts what has gathered; a failed flush is logged and retried, never
  * returned to the query. `find` sees entries still waiting too. Another process sees an
- * entry once it is flushed (within about flushDelayMs while the store can be written).
+ * entry once it is flushed (within about flushDelayMs while the store can be written), and
+ * `find` waits that long for it (peerFlushWaitMs).
  */
 export class QueryLog {
   private pending: QueryLogRow[] = [];
@@ -75,7 +85,12 @@ export class QueryLog {
     await this.flushing; // an entry being inserted right now
     const inMemory = this.pending.find((p) => p.org_id === orgId && p.request_id === id);
     if (inMemory) return inMemory; // its flush failed and put it back
-    return new QueryLogStore(this.store.db).find(org, id);
+    const stored = new QueryLogStore(this.store.db);
+    for (let waited = 0; ; waited += PEER_POLL_MS) {
+      const found = await stored.find(org, id);
+      if (found || waited >= this.options.peerFlushWaitMs) return found;
+      await new Promise((resolve) => setTimeout(resolve, PEER_POLL_MS));
+    }
   }
 
   /** Writes what is waiting now (shutdown, tests); failures are logged, the entries kept for a retry. */

@@ -50,8 +50,35 @@ const dot = (a: Float32Array, b: Float32Array): number => {
 /** Neighbour slots of one vector on the base layer (2 x connectivity 16) of 4 bytes each. */
 const HNSW_LINK_BYTES_PER_VECTOR = 2 * 16 * 4;
 
+/** How often a loaded index compares its size with the table (rows deleted by other processes). */
+const RECONCILE_EVERY_MS = 5_000;
+
+/** What a loaded in-process index has read of the table (SQLite). */
+interface Progress {
+  /** Highest chunk key read from the table: a catch-up reads the rows above it. */
+  seen: number;
+  /** Catch-ups and reconciles of one index run one after another. */
+  chain: Promise<void>;
+  /** The catch-up queued behind the running one: searches arriving meanwhile share it. */
+  queued: Promise<void> | null;
+  /** Keys this process added above `seen` (not yet read back): the index holds `size - ahead.size` keys up to `seen`. */
+  readonly ahead: Set<number>;
+  lastReconcile: number;
+  reconciling: boolean;
+}
+
+const freshProgress = (seen: number): Progress => ({
+  seen,
+  chain: Promise.resolve(),
+  queued: null,
+  ahead: new Set(),
+  lastReconcile: Date.now(),
+  reconciling: false,
+});
+
 export class VectorStore {
   private readonly indexes = new Map<string, Promise<UsearchIndex>>();
+  private readonly progress = new Map<string, Progress>();
   /** The indexes of `indexes` that have finished loading (memory figures read them without waiting). */
   private readonly loaded = new Map<string, UsearchIndex>();
   private readonly pgIndexes = new Map<number, Promise<void>>();
@@ -119,6 +146,8 @@ export class VectorStore {
     for (const { scope, keys, vectors } of byIndex.values()) {
       const index = await this.index(scope, vectors[0]!.length);
       index.addMany(keys, vectors, keys.length >= PARALLEL_ADD_MIN ? 0 : 1);
+      const p = this.progress.get(this.name(scope));
+      if (p !== undefined) for (const key of keys) if (key > p.seen) p.ahead.add(key);
     }
   }
 
@@ -128,13 +157,18 @@ export class VectorStore {
     const existing = this.indexes.get(this.name(scope));
     if (!existing) return;
     const index = await existing;
-    for (const k of keys) index.remove(k);
+    const p = this.progress.get(this.name(scope));
+    for (const k of keys) {
+      index.remove(k);
+      p?.ahead.delete(k);
+    }
   }
 
   /** Approximate k nearest chunks of one collection. */
   async search(scope: VectorScope, query: Float32Array, k: number): Promise<VectorHit[]> {
     if (this.store.backend === "sqlite") {
       const index = await this.index(scope, query.length);
+      await this.catchUp(scope, index);
       return index.search(query, k).map((m) => ({ chunkKey: Number(m.key), score: m.score }));
     }
     await this.ensurePgIndex(query.length);
@@ -199,6 +233,7 @@ export class VectorStore {
       if (name.startsWith(`${databaseId}/`)) {
         this.indexes.delete(name);
         this.loaded.delete(name);
+        this.progress.delete(name);
       }
     }
     rmSync(join(this.indexDir, databaseId), { recursive: true, force: true });
@@ -277,7 +312,96 @@ export class VectorStore {
     return pending;
   }
 
+  /**
+   * Rows other processes wrote since the index last looked (SQLite: each process keeps its own
+   * index of the one table, as each keeps its own BM25 index): one range probe of the scope's
+   * keys above the highest it read, the vectors only of keys it lacks. In the background, every
+   * RECONCILE_EVERY_MS, the index's size is compared with the table's count up to that key: rows
+   * deleted by another process are then dropped (this process drops its own as it deletes them).
+   */
+  private catchUp(scope: VectorScope, index: UsearchIndex): Promise<void> {
+    const name = this.name(scope);
+    const p = this.progress.get(name);
+    if (p === undefined) return Promise.resolve();
+    if (p.queued === null) {
+      const queued = p.chain.then(async () => {
+        p.queued = null;
+        await this.readNewRows(scope, index, p);
+      });
+      p.queued = queued;
+      p.chain = queued.catch(() => undefined);
+    }
+    const pending = p.queued;
+    if (Date.now() - p.lastReconcile >= RECONCILE_EVERY_MS && !p.reconciling) void this.reconcile(scope, index, p);
+    return pending;
+  }
+
+  private async readNewRows(scope: VectorScope, index: UsearchIndex, p: Progress): Promise<void> {
+    const rows = await this.store.reader
+      .selectFrom("context_vectors")
+      .select("chunk_key")
+      .where((eb) => eb.and(scopeColumns(scope)))
+      .where("chunk_key", ">", p.seen)
+      .orderBy("chunk_key")
+      .execute();
+    if (rows.length === 0) return;
+    const keys = rows.map((r) => Number(r.chunk_key));
+    const lacking = keys.filter((k) => !index.has(k));
+    for (let i = 0; i < lacking.length; i += 1000) {
+      const batch = await this.store.reader
+        .selectFrom("context_vectors")
+        .select(["chunk_key", "embedding", "dims"])
+        .where("org_id", "=", scope.orgId)
+        .where("chunk_key", "in", lacking.slice(i, i + 1000))
+        .execute();
+      const found = batch.filter((r) => r.dims === index.dimensions && typeof r.embedding !== "string");
+      index.addMany(
+        found.map((r) => Number(r.chunk_key)),
+        found.map((r) => fromBlob(r.embedding as Uint8Array)),
+        found.length >= PARALLEL_ADD_MIN ? 0 : 1,
+      );
+    }
+    p.seen = Math.max(p.seen, keys.at(-1)!);
+    for (const key of p.ahead) if (key <= p.seen) p.ahead.delete(key);
+  }
+
+  private async reconcile(scope: VectorScope, index: UsearchIndex, p: Progress): Promise<void> {
+    p.reconciling = true;
+    try {
+      let stale = false;
+      const check = p.chain.then(async () => {
+        const row = await this.store.reader
+          .selectFrom("context_vectors")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where((eb) => eb.and(scopeColumns(scope)))
+          .where("chunk_key", "<=", p.seen)
+          .executeTakeFirst();
+        stale = Number(row?.n ?? 0) !== index.size() - p.ahead.size;
+      });
+      p.chain = check.catch(() => undefined);
+      await check;
+      if (!stale) return;
+      // Deleted elsewhere (or missed): rebuilt from the table, then swapped in for later searches.
+      const name = this.name(scope);
+      const rebuilt = await this.rebuild(scope, index.dimensions);
+      if (this.indexes.has(name)) {
+        this.indexes.set(name, Promise.resolve(rebuilt.index));
+        this.loaded.set(name, rebuilt.index);
+        this.progress.set(name, freshProgress(rebuilt.seen));
+      }
+    } finally {
+      p.lastReconcile = Date.now();
+      p.reconciling = false;
+    }
+  }
+
   private async open(scope: VectorScope, name: string, dimensions: number): Promise<UsearchIndex> {
+    const opened = await this.openOrRebuild(scope, name, dimensions);
+    this.progress.set(name, freshProgress(opened.seen));
+    return opened.index;
+  }
+
+  private async openOrRebuild(scope: VectorScope, name: string, dimensions: number): Promise<{ index: UsearchIndex; seen: number }> {
     const count = await this.store.db
       .selectFrom("context_vectors")
       .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -290,7 +414,8 @@ export class VectorStore {
         loaded.load(file);
         // Same size is not enough: after a SIGKILL the file predates the rows, and a deletion
         // plus an insertion since the last save leave the count equal with different keys.
-        if (loaded.size() === Number(count?.n ?? 0) && (await this.missingKeys(scope, loaded)) === 0) return loaded;
+        const check = loaded.size() === Number(count?.n ?? 0) ? await this.missingKeys(scope, loaded) : null;
+        if (check !== null && check.missing === 0) return { index: loaded, seen: check.last };
       } catch {
         // a damaged or foreign file: rebuild below
       }
@@ -298,8 +423,8 @@ export class VectorStore {
     return this.rebuild(scope, dimensions);
   }
 
-  /** Rows of the scope whose key the index lacks (equal sizes and none missing: the same keys). */
-  private async missingKeys(scope: VectorScope, index: UsearchIndex): Promise<number> {
+  /** Rows of the scope whose key the index lacks (equal sizes and none missing: the same keys), and the highest key read. */
+  private async missingKeys(scope: VectorScope, index: UsearchIndex): Promise<{ missing: number; last: number }> {
     let missing = 0;
     let after = -1;
     for (;;) {
@@ -311,7 +436,7 @@ export class VectorStore {
         .orderBy("chunk_key")
         .limit(20_000)
         .execute();
-      if (rows.length === 0) return missing;
+      if (rows.length === 0) return { missing, last: after };
       for (const r of rows) {
         after = Number(r.chunk_key);
         if (!index.has(after)) missing++;
@@ -341,12 +466,12 @@ export class VectorStore {
       }
       const index = new UsearchIndex({ dimensions: s.dims });
       index.load(file);
-      out.push({ file, rows: Number(s.n), indexed: index.size(), missing: await this.missingKeys(scope, index) });
+      out.push({ file, rows: Number(s.n), indexed: index.size(), missing: (await this.missingKeys(scope, index)).missing });
     }
     return out;
   }
 
-  private async rebuild(scope: VectorScope, dimensions: number): Promise<UsearchIndex> {
+  private async rebuild(scope: VectorScope, dimensions: number): Promise<{ index: UsearchIndex; seen: number }> {
     const index = new UsearchIndex({ dimensions });
     let after = -1;
     for (;;) {
@@ -369,6 +494,6 @@ export class VectorStore {
       }
       if (keys.length > 0) index.addMany(keys, vectors);
     }
-    return index;
+    return { index, seen: after };
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Executor } from "../store/db.js";
+import type { Backend, Executor } from "../store/db.js";
 
 export interface BucketTake {
   readonly keyId: string;
@@ -10,7 +10,7 @@ export interface BucketTake {
 }
 
 /**
- * The shared token buckets on PostgreSQL (table of migration 13). One statement takes tokens for
+ * The shared token buckets (table of migrations 13 and 16). One statement takes tokens for
  * several keys atomically: a key's first take inserts a full bucket less what it takes; later ones
  * update the row, whose lock serialises concurrent takes of one key from every process, refilling
  * by the time elapsed on the database's clock (one clock for every process, whatever their hosts
@@ -19,11 +19,15 @@ export interface BucketTake {
  * Keys go in a fixed order, so two statements locking the same keys cannot deadlock.
  */
 export class RateLimitStore {
-  constructor(private readonly db: Executor) {}
+  constructor(
+    private readonly db: Executor,
+    private readonly backend: Backend,
+  ) {}
 
   async take(requests: ReadonlyMap<string, number>, capacity: number, tokensPerMs: number): Promise<BucketTake[]> {
     const keys = [...requests.keys()].sort();
     if (keys.length === 0) return [];
+    if (this.backend === "sqlite") return this.takeSqlite(keys, requests, capacity, tokensPerMs);
     const values = sql.join(keys.map((k) => sql`(${k}, ${Math.min(capacity, requests.get(k) ?? 1)}::int)`));
     const refilled = sql`LEAST(${capacity}::float8, b.tokens + GREATEST(0, excluded.updated_ms - b.updated_ms) * ${tokensPerMs}::float8)`;
     const result = await sql<{ key_id: string; tokens: number; granted: number }>`
@@ -34,6 +38,26 @@ export class RateLimitStore {
         tokens = ${refilled} - LEAST(excluded.granted, FLOOR(${refilled})),
         updated_ms = GREATEST(b.updated_ms, excluded.updated_ms),
         granted = LEAST(excluded.granted, FLOOR(${refilled}))
+      RETURNING key_id, tokens, granted`.execute(this.db);
+    return result.rows.map((r) => ({ keyId: r.key_id, granted: Number(r.granted), tokens: Number(r.tokens) }));
+  }
+
+  /**
+   * SQLite: the same statement in SQLite's words. Its processes share one host, so the clock is
+   * the caller's; the write lock serialises the takes of every process (one short transaction).
+   * `WHERE true` lets the parser tell the upsert's ON CONFLICT from a join's ON.
+   */
+  private async takeSqlite(keys: readonly string[], requests: ReadonlyMap<string, number>, capacity: number, tokensPerMs: number): Promise<BucketTake[]> {
+    const values = sql.join(keys.map((k) => sql`(${k}, ${Math.min(capacity, requests.get(k) ?? 1)})`));
+    const refilled = sql`min(${capacity}, b.tokens + max(0, excluded.updated_ms - b.updated_ms) * ${tokensPerMs})`;
+    const result = await sql<{ key_id: string; tokens: number; granted: number }>`
+      INSERT INTO rate_limit_buckets AS b (key_id, tokens, updated_ms, granted)
+      SELECT v.column1, ${capacity} - v.column2, ${Date.now()}, v.column2
+      FROM (VALUES ${values}) AS v WHERE true ORDER BY v.column1
+      ON CONFLICT (key_id) DO UPDATE SET
+        tokens = ${refilled} - min(excluded.granted, CAST(${refilled} AS INTEGER)),
+        updated_ms = max(b.updated_ms, excluded.updated_ms),
+        granted = min(excluded.granted, CAST(${refilled} AS INTEGER))
       RETURNING key_id, tokens, granted`.execute(this.db);
     return result.rows.map((r) => ({ keyId: r.key_id, granted: Number(r.granted), tokens: Number(r.tokens) }));
   }

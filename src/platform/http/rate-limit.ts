@@ -47,7 +47,7 @@ interface WarnLogger {
 const FALLBACK_LOG_INTERVAL_MS = 60_000;
 
 /**
- * The per-key budget shared by every process on one PostgreSQL: takes are gathered (group commit,
+ * The per-key budget shared by every process on one store: takes are gathered (group commit,
  * the takes of one event-loop turn and those arriving while a statement runs) into one atomic
  * statement for all their keys (RateLimitStore), so concurrent requests of one key cost one row
  * update, not one each queued on that row's lock. When the statement fails (the store refuses
@@ -77,7 +77,9 @@ class SharedRateLimiter implements RequestLimiter {
     const requested = new Map<string, number>();
     for (const k of keyIds) requested.set(k, (requested.get(k) ?? 0) + 1);
     try {
-      const taken = new Map((await new RateLimitStore(this.store.db).take(requested, this.perMinute, tokensPerMs)).map((t) => [t.keyId, t]));
+      const taken = new Map(
+        (await new RateLimitStore(this.store.db, this.store.backend).take(requested, this.perMinute, tokensPerMs)).map((t) => [t.keyId, t]),
+      );
       // The first `granted` requests of a key (in arrival order) proceed; the others wait for a token.
       const used = new Map<string, number>();
       return keyIds.map((k) => {
@@ -98,8 +100,11 @@ class SharedRateLimiter implements RequestLimiter {
   }
 }
 
-/** PostgreSQL: the shared buckets; SQLite (one process): the in-process bucket. */
-export function createRateLimiter(store: Store, perMinute: number, logger: WarnLogger): RequestLimiter {
+/**
+ * PostgreSQL, or SQLite shared by several processes (`sharedFile`, PROCESSES above 1): the
+ * buckets in the store; SQLite in one process: the in-process bucket.
+ */
+export function createRateLimiter(store: Store, perMinute: number, logger: WarnLogger, sharedFile = false): RequestLimiter {
   const local = new RateLimiter(perMinute);
-  return store.backend === "postgres" ? new SharedRateLimiter(store, perMinute, local, logger) : local;
+  return store.backend === "postgres" || sharedFile ? new SharedRateLimiter(store, perMinute, local, logger) : local;
 }

@@ -5,7 +5,7 @@ import type { Migration } from "./migration.js";
  * UNLOGGED: a bucket is worth one minute of traffic, so it is not worth a WAL write per request; a
  * crash of the server empties the table, which only refills every key's budget. One row per API key,
  * keyed by the key's id: it holds no organization's data (like the job queue), so no row policy.
- * SQLite is one process at a time: its limiter stays in process and needs no table.
+ * SQLite: the same table since migration 16, used when PROCESSES is above 1.
  */
 export const migration0013: Migration = {
   version: 13,

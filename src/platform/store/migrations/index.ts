@@ -13,6 +13,7 @@ import { migration0012 } from "./0012-row-security.js";
 import { migration0013 } from "./0013-rate-limit-buckets.js";
 import { migration0014 } from "./0014-covering-scope-indexes.js";
 import { migration0015 } from "./0015-covering-visibility-indexes.js";
+import { migration0016 } from "./0016-rate-limit-buckets-sqlite.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0013,
   migration0014,
   migration0015,
+  migration0016,
 ];

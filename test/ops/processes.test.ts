@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { request } from "node:http";
+import { test } from "node:test";
+import { childrenOf } from "../../bench/proc-stat.js";
+import { eventually } from "../helpers/harness.js";
+import { startServerProcess, type ServerProcess } from "../helpers/server-process.js";
+import { createTestDb } from "../helpers/test-db.js";
+
+// PROCESSES=2: a primary process forks two service processes on one port and one store.
+
+/** /healthz answers once the first process listens: this waits for the primary's line saying both do. */
+async function bothListening(server: ServerProcess): Promise<void> {
+  await eventually(async () => server.stdout().includes("all service processes listening"), 60_000, 100).catch((err: unknown) => {
+    throw new Error(`stdout ${server.stdout().slice(-3000)}; stderr ${server.stderr().slice(-3000)}`, { cause: err });
+  });
+}
+
+/** One request on a connection of its own, so the cluster hands each request to the next process in turn. */
+function onNewConnection(url: string, key: string, method = "GET", body?: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      Authorization: `Bearer ${key}`,
+      "API-Version": "2",
+      Connection: "close",
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    };
+    const req = request(url, { method, agent: false, headers }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+test("PROCESSES=2: two service processes share one port and one key's rate limit; a killed one is replaced", { timeout: 180_000 }, async (t) => {
+  const db = await createTestDb();
+  t.after(() => db.drop());
+  const key = randomBytes(24).toString("hex");
+  const perMinute = 40;
+  const server = await startServerProcess(
+    t,
+    db,
+    { PROCESSES: "2", BOOTSTRAP_API_KEY: key, WARM_UP_INDEXES: "false", RATE_LIMIT_PER_MINUTE: String(perMinute), LOG_LEVEL: "info" },
+    { captureStderr: true },
+  );
+  t.after(() => server.stop());
+  const primary = server.proc.pid ?? 0;
+  await bothListening(server);
+  const [first, second] = childrenOf(primary);
+  assert.ok(first !== undefined && second !== undefined);
+
+  // Twice the budget and more, each on a new connection: handed out in turn, each process gets
+  // more than the budget, so a limit kept per process would accept about twice as many.
+  const started = Date.now();
+  const results = await Promise.all(Array.from({ length: 2 * (perMinute + 10) }, () => onNewConnection(`${server.baseUrl}/databases`, key)));
+  const refill = Math.ceil(((Date.now() - started) / 60_000) * perMinute) + 1;
+  const statuses = results.map((r) => r.status);
+  assert.deepEqual(
+    results.filter((r) => r.status !== 200 && !(r.status === 429 && r.body.includes("RATE_LIMITED"))),
+    [],
+    "every answer is 200 or 429 RATE_LIMITED",
+  );
+  const accepted = statuses.filter((s) => s === 200).length;
+  assert.ok(
+    accepted >= perMinute && accepted <= perMinute + refill,
+    `accepted ${accepted} across both processes; the budget is ${perMinute} (+${refill} refilled)`,
+  );
+
+  // A service process killed: the primary starts another in its place and the port keeps answering.
+  process.kill(second, "SIGKILL");
+  await eventually(
+    async () => {
+      const now = childrenOf(primary);
+      return now.length === 2 && !now.includes(second) && now.includes(first);
+    },
+    60_000,
+    100,
+  );
+  const health = await Promise.all(Array.from({ length: 6 }, () => fetch(`${server.baseUrl}/healthz`).then((r) => r.status)));
+  assert.deepEqual(health, [200, 200, 200, 200, 200, 200]);
+});
+
+test("PROCESSES=2: feedback sent to the other process right after its query is accepted", { timeout: 180_000 }, async (t) => {
+  const db = await createTestDb();
+  t.after(() => db.drop());
+  const key = randomBytes(24).toString("hex");
+  // Entries gather for 1 s before a process writes them: the other process surely has not yet.
+  const server = await startServerProcess(
+    t,
+    db,
+    { PROCESSES: "2", BOOTSTRAP_API_KEY: key, WARM_UP_INDEXES: "false", QUERY_LOG_FLUSH_MS: "1000", LOG_LEVEL: "info" },
+    { captureStderr: true },
+  );
+  t.after(() => server.stop());
+  await bothListening(server);
+  assert.equal((await onNewConnection(`${server.baseUrl}/databases`, key, "POST", { database: "fb" })).status, 202);
+  await eventually(async () => {
+    const res = await onNewConnection(`${server.baseUrl}/databases/status?database=fb`, key);
+    return res.status === 200 && (JSON.parse(res.body) as { data?: { infra?: { ready_for_ingestion?: boolean } } }).data?.infra?.ready_for_ingestion === true;
+  }, 30_000);
+  // Each query and its feedback on new connections, handed to the processes in turn: the
+  // feedback reaches the other process before the query's own process has flushed its log.
+  for (let i = 0; i < 6; i++) {
+    const query = await onNewConnection(`${server.baseUrl}/query`, key, "POST", { database: "fb", query: `question ${i}`, query_by: "text" });
+    assert.equal(query.status, 200, query.body);
+    const requestId = (JSON.parse(query.body) as { meta: { request_id: string } }).meta.request_id;
+    const feedback = await onNewConnection(`${server.baseUrl}/feedback`, key, "POST", { request_id: requestId, feedback: `note ${i}`, rating: "positive" });
+    assert.equal(feedback.status, 201, feedback.body);
+  }
+});

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+import { createReadyDatabase, eventually, field, startTestApp } from "../helpers/harness.js";
+import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
+import { createTestDb, type TestDb } from "../helpers/test-db.js";
+
+let db: TestDb | null = null;
+after(async () => db?.drop());
+
+test("an API node finds by vector what a worker node indexed, and stops finding what another node deleted", { timeout: 120_000 }, async () => {
+  db = await createTestDb();
+  // Two nodes on one store: the API node runs no jobs; the worker node indexes what it accepts.
+  const api = await startTestApp({ WORKERS: "0" }, db);
+  const worker = await startTestApp({}, db);
+  try {
+    await createReadyDatabase(api, "shared");
+    // alpha 1 and questions that share no word with the texts: only the dense retriever can answer.
+    const first = async (query: string): Promise<string | undefined> => {
+      const res = await api.request("POST", "/query", { body: { database: "shared", query, alpha: 1, max_results: 2, graph_context: false } });
+      assert.equal(res.status, 200, res.text);
+      return field<Array<{ id: string }>>(res.body, "data.chunks")[0]?.id;
+    };
+    // The API node loads its (empty) index of the collection before anything is indexed.
+    assert.equal(await first("astronomy and stars in space"), undefined);
+
+    const items = [
+      { id: "astro", type: "note", content: { text: "The telescope observed a distant galaxy cluster last night." } },
+      { id: "cook", type: "note", content: { text: "Slow roasted tomatoes with garlic make a great pasta sauce." } },
+    ];
+    const accepted = await ingestMultipart(api, { type: "knowledge", database: "shared", app_knowledge: JSON.stringify(items) });
+    assert.equal(accepted.status, 202, accepted.text);
+    await waitTerminal(api, "shared", ["astro", "cook"]);
+    assert.equal(await first("astronomy and stars in space"), "astro");
+    assert.equal(await first("recipe for an italian dinner"), "cook");
+    const sqlite = api.app.store.backend === "sqlite";
+    if (sqlite) assert.equal(api.app.vectors.memory().vectors, 2, "the API node's own index read both from the table");
+
+    // Deleted through the worker node: the answer drops it at once (visibility is checked in the
+    // store), and on SQLite the API node's own index drops it at its next reconcile.
+    const deleted = await worker.request("DELETE", "/context", { key: api.key, body: { database: "shared", ids: ["astro"] } });
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.equal(await first("astronomy and stars in space"), "cook");
+    if (sqlite) await eventually(async () => (await first("astronomy and stars in space")) === "cook" && api.app.vectors.memory().vectors === 1, 30_000, 250);
+  } finally {
+    await worker.close();
+    await api.close();
+  }
+});
