@@ -63,6 +63,14 @@ describe("graph context for POST /query and connected items for thinking mode", 
     assert.deepEqual(none.query_paths, []);
   });
 
+  test("a first name alone in the query reaches the person it is short for", async () => {
+    // No stored entity is named "Grace": the query's proper noun is resolved as a person's name.
+    const ctx = await t.app.graphContext.graphContextFor(request({ queryText: "Where does Grace work?" }));
+    const works = ctx.query_paths.flatMap((p) => p.triplets).find((s) => s.relation.canonical_predicate === "works_at");
+    assert.equal(works?.source.name, "Grace Hopper");
+    assert.equal(works?.target.name, "Microsoft");
+  });
+
   test("chunk_relations and chunk_id_to_group_ids come from the retrieved chunks", async () => {
     const chunks = await chunksOf("n1");
     assert.ok(chunks.length > 0);

@@ -159,4 +159,18 @@ void describe("extractEntities", () => {
       ["First sentence here.", "Second one follows!"],
     );
   });
+  void it("query mode reads each run of proper nouns as a name and keeps the pattern kinds", () => {
+    const text = "What did Ada Lovelace tell Grace at Acme about ENG-7? Ask @bob or bob@example.com";
+    const { mentions } = extractEntities(text, { mode: "query" });
+    check(text, mentions);
+    assert.deepEqual(
+      only(mentions, "person").map((m) => m.surface),
+      ["Ada Lovelace", "Grace", "Acme"],
+    );
+    assert.deepEqual(
+      mentions.filter((m) => m.kind !== "person").map((m) => `${m.kind}:${m.key}`),
+      ["ticket:ENG-7", "mention:bob", "email:bob@example.com"],
+    );
+    assert.deepEqual(extractEntities("where does john smith work", { mode: "query" }).mentions, []);
+  });
 });

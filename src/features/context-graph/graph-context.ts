@@ -122,7 +122,7 @@ export class GraphContextProvider {
     const query: Array<{ path: StoredTriplet[]; score: number }> = [];
     const chunkPaths: ScoredPath[] = [];
     // Outside the snapshot: on SQLite it holds the one reader connection until it ends.
-    const [named] = await this.extraction.extract([req.queryText], { mode: "full" }, { urgent: true });
+    const [named] = await this.extraction.extract([req.queryText], { mode: "query" }, { urgent: true });
     if (named === undefined) throw new Error("entity extraction returned no result for the query");
     await this.store.snapshot(async (db) => {
       for (const collection of req.collections) {

@@ -19,6 +19,23 @@ export interface IndexFileCheck {
 /** One collection's corpus of a database of an organization (one in-process index on SQLite). */
 export type VectorScope = ContentScope;
 
+/** The scope's vector keys above `after`, in order: a SQLite index's catch-up (an index range read, migration 17). */
+export const vectorKeysAbove = (db: Executor, scope: VectorScope, after: number) =>
+  db
+    .selectFrom("context_vectors")
+    .select("chunk_key")
+    .where((eb) => eb.and(scopeColumns(scope)))
+    .where("chunk_key", ">", after)
+    .orderBy("chunk_key");
+
+/** How many vectors the scope has up to `upTo`: a SQLite index's reconcile (an index range count, migration 17). */
+export const vectorCountUpTo = (db: Executor, scope: VectorScope, upTo: number) =>
+  db
+    .selectFrom("context_vectors")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where((eb) => eb.and(scopeColumns(scope)))
+    .where("chunk_key", "<=", upTo);
+
 export interface VectorHit {
   readonly chunkKey: number;
   /** Cosine similarity. */
@@ -337,13 +354,7 @@ export class VectorStore {
   }
 
   private async readNewRows(scope: VectorScope, index: UsearchIndex, p: Progress): Promise<void> {
-    const rows = await this.store.reader
-      .selectFrom("context_vectors")
-      .select("chunk_key")
-      .where((eb) => eb.and(scopeColumns(scope)))
-      .where("chunk_key", ">", p.seen)
-      .orderBy("chunk_key")
-      .execute();
+    const rows = await vectorKeysAbove(this.store.reader, scope, p.seen).execute();
     if (rows.length === 0) return;
     const keys = rows.map((r) => Number(r.chunk_key));
     const lacking = keys.filter((k) => !index.has(k));
@@ -370,12 +381,7 @@ export class VectorStore {
     try {
       let stale = false;
       const check = p.chain.then(async () => {
-        const row = await this.store.reader
-          .selectFrom("context_vectors")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where((eb) => eb.and(scopeColumns(scope)))
-          .where("chunk_key", "<=", p.seen)
-          .executeTakeFirst();
+        const row = await vectorCountUpTo(this.store.reader, scope, p.seen).executeTakeFirst();
         stale = Number(row?.n ?? 0) !== index.size() - p.ahead.size;
       });
       p.chain = check.catch(() => undefined);

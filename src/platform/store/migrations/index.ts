@@ -14,6 +14,7 @@ import { migration0013 } from "./0013-rate-limit-buckets.js";
 import { migration0014 } from "./0014-covering-scope-indexes.js";
 import { migration0015 } from "./0015-covering-visibility-indexes.js";
 import { migration0016 } from "./0016-rate-limit-buckets-sqlite.js";
+import { migration0017 } from "./0017-vector-scope-keys-sqlite.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0014,
   migration0015,
   migration0016,
+  migration0017,
 ];

@@ -20,4 +20,5 @@ export const LANDED_CHECKSUMS: Readonly<Record<number, string>> = {
   14: "31454d9d595e53bb835312895ec345cbb1b02f373dfb102fd745a7320715dbbb",
   15: "d45f124bf4ea5de6ab6b34e3bd935280e1e8f67fca9275b70d44cd5dcb428526",
   16: "959cedc72b1af03808a164daa622da8a54b862509b924a9afdfa5eecd3fd5f61",
+  17: "48e379ef9ed4f276f153e75e8b490289880822d418789cfdb497bdc31d488bde",
 };
