@@ -51,6 +51,7 @@ function metricsSource({ metrics, queue, logger }: Platform, features: Features,
         bm25Bytes: postings * BM25_BYTES_PER_POSTING,
         vectors: vectors.vectors,
         vectorBytes: vectors.bytes,
+        vectorRebuilds: vectors.rebuilds,
       });
     },
   };

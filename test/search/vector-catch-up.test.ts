@@ -46,3 +46,47 @@ test("an API node finds by vector what a worker node indexed, and stops finding 
     await api.close();
   }
 });
+
+test("a process opening an index saved before other rows were added reads them in, without a rebuild", { timeout: 120_000 }, async () => {
+  const store = await createTestDb();
+  try {
+    // The first node indexes one item and saves its index file at shutdown.
+    const first = await startTestApp({}, store);
+    await createReadyDatabase(first, "saved");
+    const key = first.key;
+    const ingest = async (t: typeof first, items: object[]): Promise<void> => {
+      const accepted = await ingestMultipart(t, { type: "knowledge", database: "saved", app_knowledge: JSON.stringify(items) }, [], key);
+      assert.equal(accepted.status, 202, accepted.text);
+    };
+    await ingest(first, [{ id: "astro", type: "note", content: { text: "The telescope observed a distant galaxy cluster last night." } }]);
+    await waitTerminal(first, "saved", ["astro"]);
+    await first.close();
+    // A second node adds a row (its index, and so the file, stays as the first one left it:
+    // indexes are saved at shutdown) while a third, API-only, node opens the saved file.
+    const worker = await startTestApp({}, store);
+    try {
+      await ingest(worker, [{ id: "cook", type: "note", content: { text: "Slow roasted tomatoes with garlic make a great pasta sauce." } }]);
+      await waitTerminal(worker, "saved", ["cook"], undefined, 60_000, key);
+      const api = await startTestApp({ WORKERS: "0" }, store);
+      try {
+        const first = async (query: string): Promise<string | undefined> => {
+          const res = await api.request("POST", "/query", { key, body: { database: "saved", query, alpha: 1, max_results: 1, graph_context: false } });
+          assert.equal(res.status, 200, res.text);
+          return field<Array<{ id: string }>>(res.body, "data.chunks")[0]?.id;
+        };
+        assert.equal(await first("recipe for an italian dinner"), "cook");
+        assert.equal(await first("astronomy and stars in space"), "astro");
+        if (api.app.store.backend === "sqlite") {
+          assert.deepEqual(api.app.vectors.memory().vectors, 2);
+          assert.equal(api.app.vectors.memory().rebuilds, 0, "the saved file was caught up, not rebuilt");
+        }
+      } finally {
+        await api.close();
+      }
+    } finally {
+      await worker.close();
+    }
+  } finally {
+    await store.drop();
+  }
+});

@@ -10,6 +10,8 @@ export interface IndexMemory {
   readonly bm25Bytes: number;
   readonly vectors: number;
   readonly vectorBytes: number;
+  /** Vector indexes rebuilt from the table since the process started (SQLite). */
+  readonly vectorRebuilds: number;
 }
 
 /** Label of requests that matched no route: raw URLs never become labels (unbounded, and they can carry names). */
@@ -78,6 +80,12 @@ export class Metrics {
     labelNames: ["index"] as const,
     registers: [this.registry],
   });
+  private readonly vectorRebuilds = new Gauge({
+    name: "context_store_vector_index_rebuilds",
+    help: "Vector indexes this process rebuilt from the vectors table since it started (embedded store): a saved file missing or holding deleted keys, or deletions found by a reconcile",
+    registers: [this.registry],
+  });
+
   private readonly indexEntries = new Gauge({
     name: "context_store_index_entries",
     help: "Entries held by this process's search indexes: bm25 postings, vectors",
@@ -122,6 +130,7 @@ export class Metrics {
     this.indexBytes.set({ index: "vector" }, memory.vectorBytes);
     this.indexEntries.set({ index: "bm25" }, memory.bm25Postings);
     this.indexEntries.set({ index: "vector" }, memory.vectors);
+    this.vectorRebuilds.set(memory.vectorRebuilds);
     return this.registry.metrics();
   }
 
