@@ -17,6 +17,7 @@ import type { JobQueue } from "./platform/jobs/queue.js";
 import type { WorkerPool } from "./platform/jobs/worker-pool.js";
 import type { ShutdownOutcome } from "./platform/shutdown.js";
 import type { Store } from "./platform/store/db.js";
+import type { SharedEmbedder } from "./engines/embeddings/shared-embedder.js";
 import { buildContextFeatures } from "./app/context-features.js";
 import { buildFeatures } from "./app/features.js";
 import { closer, startWarmUp } from "./app/lifecycle.js";
@@ -41,6 +42,8 @@ export interface Application {
   readonly graphContext: GraphContextProvider;
   readonly maintenance: ContextMaintenance;
   readonly vectors: VectorStore;
+  /** The process's embedder (started at warm-up on a store with content). */
+  readonly embedder: SharedEmbedder;
   /** Ingestion records indexing status changes here, in the transaction that writes them. */
   readonly outbox: WebhookOutbox;
   /** POST /query records each answered query here, so feedback can refer to it. */
@@ -84,6 +87,7 @@ export async function createApplication(config: Config, options: ApplicationOpti
     graphContext: features.graphContext,
     maintenance: context.maintenance,
     vectors: context.vectors,
+    embedder: platform.embedder,
     outbox: context.webhooks.outbox,
     queryLog: features.queryLog,
     indexesWarm: warmUp.indexesWarm,

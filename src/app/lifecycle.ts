@@ -18,8 +18,8 @@ export interface WarmUp {
   readonly abort: AbortController;
 }
 
-/** Loads the search indexes in the background at start (WARM_UP_INDEXES), then starts the extraction workers. */
-export function startWarmUp(config: Config, { logger, store, extraction }: Platform, context: ContextFeatures, features: Features): WarmUp {
+/** Loads the search indexes in the background at start (WARM_UP_INDEXES), then starts the extraction workers and the embedder. */
+export function startWarmUp(config: Config, { logger, store, extraction, embedder }: Platform, context: ContextFeatures, features: Features): WarmUp {
   const abort = new AbortController();
   const indexesWarm = config.warmUpIndexes
     ? inSystemScope(() => warmUpIndexes(store, features.termIndexes, context.vectors, abort.signal)).catch((err: unknown) => {
@@ -27,12 +27,13 @@ export function startWarmUp(config: Config, { logger, store, extraction }: Platf
         return [];
       })
     : Promise.resolve([]);
-  // A store with content will be queried: the extraction workers (query names) start now too.
+  // A store with content will be queried: the extraction workers (query names) and the
+  // embedder (query vectors) start now too.
   void indexesWarm
     .then(async (scopes) => {
-      if (scopes.length > 0 && !abort.signal.aborted) await extraction.warmUp();
+      if (scopes.length > 0 && !abort.signal.aborted) await Promise.all([extraction.warmUp(), embedder.warmUp()]);
     })
-    .catch((err: unknown) => logger.warn({ err }, "starting the extraction workers failed; they start on first use"));
+    .catch((err: unknown) => logger.warn({ err }, "starting the extraction workers or the embedder failed; they start on first use"));
   return { indexesWarm, abort };
 }
 

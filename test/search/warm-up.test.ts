@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { createReadyDatabase, field, startTestApp } from "../helpers/harness.js";
+import { createReadyDatabase, eventually, field, startTestApp } from "../helpers/harness.js";
 import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
 
@@ -11,6 +11,7 @@ test("at start the search indexes of stored scopes load in the background (WARM_
   db = await createTestDb();
   const first = await startTestApp({}, db);
   assert.deepEqual(await first.app.indexesWarm, [], "an empty store has nothing to load");
+  assert.equal(first.app.embedder.started, false, "nor a model to start before anything is ingested");
   await createReadyDatabase(first, "warm");
   const note = (id: string, text: string) => ({ id, type: "note", content: { text } });
   await ingestMultipart(first, {
@@ -41,6 +42,8 @@ test("at start the search indexes of stored scopes load in the background (WARM_
         [databaseId, "knowledge", "older"],
       ],
     );
+    // The embedder's threads start too, so the first hybrid query does not wait for the model.
+    await eventually(async () => (second.app.embedder.started ? true : null));
     const res = await second.request("POST", "/query", {
       key,
       body: { database: "warm", collection: "older", query: "cranes containers", query_by: "text", max_results: 1 },
@@ -54,6 +57,7 @@ test("at start the search indexes of stored scopes load in the background (WARM_
   const off = await startTestApp({ WARM_UP_INDEXES: "false" }, db);
   try {
     assert.deepEqual(await off.app.indexesWarm, []);
+    assert.equal(off.app.embedder.started, false);
   } finally {
     await off.close();
   }

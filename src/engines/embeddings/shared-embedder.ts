@@ -63,6 +63,21 @@ export class SharedEmbedder {
     return (await this.provider()).embed(texts, { urgent: true });
   }
 
+  /** True once the provider was created (its model threads started, for the local one). */
+  get started(): boolean {
+    return this.embedder !== null;
+  }
+
+  /**
+   * Starts the local model's threads now (one query-lane call) rather than on the first query,
+   * which otherwise waited seconds for three model loads: a second service process, which runs
+   * no ingestion, met that on its first dense queries under load (bench:load). Remote providers
+   * are left alone: a call costs a request to them.
+   */
+  async warmUp(): Promise<void> {
+    if (this.config.provider === "local") await this.embedNow(["warm up"]);
+  }
+
   async close(): Promise<void> {
     const current = this.embedder;
     this.embedder = null;
