@@ -70,6 +70,22 @@ describe("InvertedIndex / searchBm25", () => {
     assert.deepEqual(searchBm25([indexOf(docs)], tokenize("cat zebra"), 10, "and"), []);
   });
 
+  it("tells whether a chunk holds every term, as the `and` search does (removed and unknown chunks hold none)", () => {
+    const index = indexOf(docs);
+    const terms = tokenize("cat park");
+    const holding = docs.map(([key]) => key).filter((key) => index.hasEveryTerm(key, terms));
+    assert.deepEqual(
+      holding,
+      searchBm25([index], terms, 10, "and")
+        .map((r) => r.chunkKey)
+        .sort(),
+    );
+    assert.equal(index.hasEveryTerm(11, tokenize("cat zebra")), false);
+    index.remove(14);
+    assert.equal(index.hasEveryTerm(14, terms), false);
+    assert.equal(index.hasEveryTerm(999, terms), false);
+  });
+
   it("restricts to the allowed chunk keys", () => {
     const hits = searchBm25([indexOf(docs)], tokenize("cat"), 10, "or", new Set([13, 15]));
     assert.deepEqual(hits.map((h) => h.chunkKey).sort(), [13, 15]);

@@ -92,6 +92,17 @@ export class InvertedIndex {
     return this.localOf.has(chunkKey);
   }
 
+  /** Whether the live chunk holds every one of `terms` (false for a chunk the index lacks). */
+  hasEveryTerm(chunkKey: number, terms: readonly string[]): boolean {
+    const local = this.localOf.get(chunkKey);
+    const own = local === undefined ? undefined : this.docTerms[local];
+    if (own === undefined) return false;
+    return terms.every((term) => {
+      const id = this.termIds.get(term);
+      return id !== undefined && own.includes(id);
+    });
+  }
+
   /** Postings held, live and dead: the index's memory footprint in units. */
   get size(): number {
     return this.livePostings + this.deadPostings;

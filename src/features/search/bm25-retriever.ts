@@ -44,6 +44,20 @@ export class Bm25Retriever {
     private readonly indexes: TermIndexes,
   ) {}
 
+  /**
+   * Those of `chunkKeys` (ranked by a search of this scope) whose chunk holds every one of
+   * `terms`, read from the loaded indexes; a chunk no loaded index knows is kept, so the
+   * answer never drops a chunk that has them.
+   */
+  withEveryTerm(scope: RetrievalScope, terms: readonly string[], chunkKeys: readonly number[]): number[] {
+    const indexes = scope.collections.map((collection) =>
+      this.indexes.loaded({ orgId: scope.orgId, databaseId: scope.databaseId, corpus: scope.corpus, collection }),
+    );
+    const loaded = indexes.filter((i) => i !== undefined);
+    if (loaded.length < indexes.length) return [...chunkKeys];
+    return chunkKeys.filter((key) => loaded.some((i) => i.hasEveryTerm(key, terms)) || !loaded.some((i) => i.has(key)));
+  }
+
   async search(
     scope: RetrievalScope,
     terms: readonly string[],

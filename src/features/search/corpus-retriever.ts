@@ -81,7 +81,7 @@ export class CorpusRetriever {
             ).slice(0, q.depth)
           : null;
       const ranked = kept ? hits.filter((h) => kept.includes(h.chunkKey)) : hits;
-      return { fused: fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0 }), lists: { exact, lexical: ranked, dense: [], phrase: null } };
+      return { fused: fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0.15 }), lists: { exact, lexical: ranked, dense: [], phrase: null } };
     }
     const [lexical, expanded, vector] = await Promise.all([
       prior?.lexical ?? this.bm25.search(scope, q.terms, q.depth, "or", q.visible, exact),
@@ -132,11 +132,17 @@ export class CorpusRetriever {
     return new ChunkStore(this.store.reader, this.store.backend);
   }
 
-  /** Which of the chunks contain the query text as a phrase (case and spacing ignored). */
+  /**
+   * Which of the chunks contain the query text as a phrase (case and spacing ignored). Only the
+   * chunks whose indexed terms include every query term can: the others are not read (a
+   * question rarely appears verbatim, so a hybrid query usually reads no content here).
+   */
   private async phraseMatches(q: CorpusQuery, chunkKeys: readonly number[], text: string): Promise<number[]> {
     const phrase = normaliseText(text.replace(/^["']|["']$/g, ""));
     if (chunkKeys.length === 0 || phrase.length === 0) return [];
-    const rows = await this.chunks.contents(q, chunkKeys);
+    const candidates = this.bm25.withEveryTerm({ orgId: q.orgId, databaseId: q.databaseId, corpus: q.corpus, collections: q.collections }, q.terms, chunkKeys);
+    if (candidates.length === 0) return [];
+    const rows = await this.chunks.contents(q, candidates);
     const matching = new Set(rows.filter((r) => normaliseText(r.content).includes(phrase)).map((r) => r.chunkKey));
     return chunkKeys.filter((k) => matching.has(k));
   }

@@ -36,6 +36,8 @@ const CATCH_UP_WINDOW_MS = 10_000;
 const RECONCILE_EVERY_MS = 2_000;
 const KEY_BATCH = 500;
 
+const entryName = (scope: TermScope): string => `${scope.orgId}\u0000${scope.databaseId}\u0000${scope.corpus}\u0000${scope.collection}`;
+
 /**
  * The in-process BM25 indexes, one per (database, corpus, collection), built from the stored
  * postings on first use and kept current: before each search a scope reads the chunks added
@@ -60,9 +62,18 @@ export class TermIndexes {
     return [...this.entries.values()].reduce((n, e) => n + e.index.size, 0);
   }
 
+  /**
+   * The scope's index as loaded so far, without catching up (undefined until its first load
+   * completes): for a second look at chunks a search of the same scope just ranked.
+   */
+  loaded(scope: TermScope): InvertedIndex | undefined {
+    const entry = this.entries.get(entryName(scope));
+    return entry !== undefined && entry.seen.length > 0 ? entry.index : undefined;
+  }
+
   /** The scope's index, current as of this call (additions) or of the last reconcile (removals). */
   async get(scope: TermScope): Promise<InvertedIndex> {
-    const name = `${scope.orgId}\u0000${scope.databaseId}\u0000${scope.corpus}\u0000${scope.collection}`;
+    const name = entryName(scope);
     let entry = this.entries.get(name);
     if (entry === undefined) {
       const created: Entry = {
