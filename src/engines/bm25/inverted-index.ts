@@ -92,6 +92,18 @@ export class InvertedIndex {
     return this.localOf.has(chunkKey);
   }
 
+  /** The live chunk keys above `after` and up to `upTo`, in no particular order. */
+  keysBetween(after: number, upTo: number): number[] {
+    const out: number[] = [];
+    const keys = this.keys;
+    const alive = this.alive;
+    for (let local = 0; local < this.nextLocal; local++) {
+      const key = keys[local]!;
+      if (alive[local] === 1 && key > after && key <= upTo) out.push(key);
+    }
+    return out;
+  }
+
   /** Whether the live chunk holds every one of `terms` (false for a chunk the index lacks). */
   hasEveryTerm(chunkKey: number, terms: readonly string[]): boolean {
     const local = this.localOf.get(chunkKey);

@@ -9,24 +9,26 @@ export type TermScope = ContentScope;
 export class TermStore {
   constructor(private readonly db: Executor) {}
 
-  /** The scope's chunks with a key up to `upTo`. */
-  async countChunks(scope: TermScope, upTo: number): Promise<number> {
+  /** The scope's chunks with a key above `after` and up to `upTo`. */
+  async countChunks(scope: TermScope, after: number, upTo: number): Promise<number> {
     const row = await this.db
       .selectFrom("context_chunks")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where((eb) => eb.and(scopeColumns(scope)))
+      .where("chunk_key", ">", after)
       .where("chunk_key", "<=", upTo)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
-  /** The scope's chunks with a key above `after`, in key order, with their lengths in terms. */
-  async chunksAfter(scope: TermScope, after: number): Promise<Array<{ key: number; length: number }>> {
+  /** The scope's chunks with a key above `after` (and up to `upTo`), in key order, with their lengths in terms. */
+  async chunksAfter(scope: TermScope, after: number, upTo = Number.MAX_SAFE_INTEGER): Promise<Array<{ key: number; length: number }>> {
     const rows = await this.db
       .selectFrom("context_chunks")
       .select(["chunk_key", "term_count"])
       .where((eb) => eb.and(scopeColumns(scope)))
       .where("chunk_key", ">", after)
+      .$if(upTo < Number.MAX_SAFE_INTEGER, (qb) => qb.where("chunk_key", "<=", upTo))
       .orderBy("chunk_key")
       .execute();
     return rows.map((r) => ({ key: Number(r.chunk_key), length: Number(r.term_count) }));
