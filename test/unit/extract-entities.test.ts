@@ -11,6 +11,20 @@ function check(text: string, mentions: readonly Mention[]): void {
 }
 
 void describe("extractEntities", () => {
+  void it("reads names only in sentences holding a proper noun, with offsets in the whole text", () => {
+    const text = "Love how you got the horse's grace and strength. Wow, Melanie, that's amazing! Then Caroline met Jon in Paris.";
+    const { mentions } = extractEntities(text);
+    check(text, mentions);
+    assert.deepEqual(
+      only(mentions, "person").map((m) => m.surface),
+      ["Melanie", "Caroline", "Jon"],
+    );
+    assert.deepEqual(
+      only(mentions, "place").map((m) => m.surface),
+      ["Paris"],
+    );
+  });
+
   void it("finds handles, emails, money, dates, times, URLs, hashtags and tickets in a Slack message", () => {
     const text =
       "Hey @Ada_L, can you email Bob.Smith@Example.com about the $1,200 invoice by Friday 3pm? " +

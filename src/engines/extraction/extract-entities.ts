@@ -139,9 +139,26 @@ function properNounRuns(text: string, analysis: WinkAnalysis): Span[] {
   return runs;
 }
 
-/** Proper nouns are what compromise adds; without any, skipping it saves ~95% of the time. */
-function mayNameSomething(analysis: WinkAnalysis): boolean {
-  return analysis.tokens.some((token) => token.pos === "PROPN");
+/**
+ * The stretches compromise reads: the sentences holding a proper noun, adjacent ones joined.
+ * Proper nouns are what compromise adds; the sentences without one cost most of its time and
+ * gave it mostly false names (600 LoCoMo memories of 1-6 turns: 8.4 to 3.3 ms a text; what it
+ * no longer finds is "grace", "buddy", "mark" and photo captions read as places such as
+ * "trail] The", and nothing new).
+ */
+function namingStretches(analysis: WinkAnalysis): Span[] {
+  const stretches: Span[] = [];
+  let token = 0;
+  for (const sentence of analysis.sentences) {
+    while (token < analysis.tokens.length && analysis.tokens[token]!.span.start < sentence.start) token += 1;
+    let names = false;
+    for (let i = token; i < analysis.tokens.length && analysis.tokens[i]!.span.end <= sentence.end; i++) names ||= analysis.tokens[i]!.pos === "PROPN";
+    if (!names) continue;
+    const previous = stretches[stretches.length - 1];
+    if (previous !== undefined && previous.end >= sentence.start - 1) stretches[stretches.length - 1] = { start: previous.start, end: sentence.end };
+    else stretches.push({ start: sentence.start, end: sentence.end });
+  }
+  return stretches;
 }
 
 export function extractEntities(text: string, context: ExtractEntitiesContext = {}): EntityExtraction {
@@ -164,9 +181,10 @@ export function extractEntities(text: string, context: ExtractEntitiesContext = 
   if (context.mode === "query") {
     for (const span of properNounRuns(text, analysis)) candidates.push({ kind: "person", span, via: "wink", priority: priorityOf("person") });
   }
-  if (full && mayNameSomething(analysis)) {
-    for (const entity of analyzeWithCompromise(text)) {
-      candidates.push({ kind: entity.kind, span: entity.span, via: "compromise", priority: priorityOf(entity.kind) });
+  for (const stretch of full ? namingStretches(analysis) : []) {
+    for (const entity of analyzeWithCompromise(text.slice(stretch.start, stretch.end))) {
+      const span = { start: entity.span.start + stretch.start, end: entity.span.end + stretch.start };
+      candidates.push({ kind: entity.kind, span, via: "compromise", priority: priorityOf(entity.kind) });
     }
   }
   const selected = joinAdjacentPeople(text, selectCandidates(candidates));
