@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { tokenize } from "../../src/engines/bm25/index.js";
 import { diversify } from "../../src/features/search/expansion.js";
 
 interface Hit {
@@ -11,7 +12,7 @@ const run = (hits: Hit[]): string[] =>
   diversify(
     hits,
     (h) => h.score,
-    (h) => h.text,
+    (h) => tokenize(h.text),
   ).map((h) => h.id);
 
 describe("diversify (maximal marginal relevance over term sets)", () => {
@@ -55,12 +56,12 @@ describe("diversify (maximal marginal relevance over term sets)", () => {
     const full = diversify(
       hits,
       (h) => h.score,
-      (h) => h.text,
+      (h) => tokenize(h.text),
     ).map((h) => h.id);
     const limited = diversify(
       hits,
       (h) => h.score,
-      (h) => h.text,
+      (h) => tokenize(h.text),
       undefined,
       10,
     ).map((h) => h.id);

@@ -86,6 +86,14 @@ describe("InvertedIndex / searchBm25", () => {
     assert.equal(index.hasEveryTerm(999, terms), false);
   });
 
+  it("gives a chunk's terms as tokenizing its text does, each once (none for removed and unknown chunks)", () => {
+    const index = indexOf(docs);
+    for (const [key, text] of docs) assert.deepEqual(index.termsOf(key)?.sort(), [...new Set(tokenize(text))].sort());
+    index.remove(12);
+    assert.equal(index.termsOf(12), undefined);
+    assert.equal(index.termsOf(999), undefined);
+  });
+
   it("restricts to the allowed chunk keys", () => {
     const hits = searchBm25([indexOf(docs)], tokenize("cat"), 10, "or", new Set([13, 15]));
     assert.deepEqual(hits.map((h) => h.chunkKey).sort(), [13, 15]);

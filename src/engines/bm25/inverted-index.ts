@@ -74,6 +74,7 @@ export interface ScoredKey {
  */
 export class InvertedIndex {
   private readonly termIds = new Map<string, number>();
+  private readonly termNames: string[] = [];
   private readonly postings: Postings[] = [];
   private readonly localOf = new Map<number, number>();
   private keys = new Int32Array(1024);
@@ -102,6 +103,13 @@ export class InvertedIndex {
       if (alive[local] === 1 && key > after && key <= upTo) out.push(key);
     }
     return out;
+  }
+
+  /** The terms of a live chunk, each once; undefined for a chunk the index lacks. */
+  termsOf(chunkKey: number): string[] | undefined {
+    const local = this.localOf.get(chunkKey);
+    const own = local === undefined ? undefined : this.docTerms[local];
+    return own === undefined ? undefined : Array.from(own, (id) => this.termNames[id]!);
   }
 
   /** Whether the live chunk holds every one of `terms` (false for a chunk the index lacks). */
@@ -139,6 +147,7 @@ export class InvertedIndex {
       if (id === undefined) {
         id = this.postings.length;
         this.termIds.set(term, id);
+        this.termNames.push(term);
         this.postings.push(new Postings());
       }
       this.postings[id]!.push(local, tf, length);

@@ -5,7 +5,8 @@ import { searchBm25 } from "../../engines/bm25/inverted-index.js";
 import type { Visibility } from "../items/item-visibility.js";
 import { ChunkStore } from "./chunk-store.js";
 import { visibleChunkKeys } from "./hydrate.js";
-import type { TermIndexes } from "./term-indexes.js";
+import type { TermIndexes, TermScope } from "./term-indexes.js";
+import { tokenize } from "../../engines/bm25/index.js";
 
 export interface RetrievalScope extends OrgTenancy {
   readonly databaseId: string;
@@ -43,6 +44,14 @@ export class Bm25Retriever {
     private readonly store: Store,
     private readonly indexes: TermIndexes,
   ) {}
+
+  /**
+   * A chunk's indexed terms (each once), as tokenizing its content gives them: read from its
+   * scope's loaded index, or tokenized when that index does not hold it (yet).
+   */
+  termsOf(scope: TermScope, chunkKey: number, content: string): readonly string[] {
+    return this.indexes.loaded(scope)?.termsOf(chunkKey) ?? [...new Set(tokenize(content))];
+  }
 
   /**
    * Those of `chunkKeys` (ranked by a search of this scope) whose chunk holds every one of

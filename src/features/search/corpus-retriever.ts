@@ -3,6 +3,7 @@ import type { Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
 import type { Visibility } from "../items/item-visibility.js";
 import { ChunkStore } from "./chunk-store.js";
+import type { ChunkRow } from "./hydrate.js";
 import { tokenize } from "../../engines/bm25/index.js";
 import type { Bm25Retriever } from "./bm25-retriever.js";
 import { fuse, type Fused, type RankedList } from "./fusion.js";
@@ -107,6 +108,12 @@ export class CorpusRetriever {
     ];
     if (phrase !== null) lists.push({ name: "phrase", hits: phrase.map((k) => ({ chunkKey: k, score: 1 })) });
     return { fused: fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15 }), lists: { exact, lexical, dense, phrase } };
+  }
+
+  /** A hydrated chunk's indexed terms (thinking mode's feedback terms and diversity). */
+  termsOf(chunk: ChunkRow): readonly string[] {
+    const scope = { orgId: chunk.org_id, databaseId: chunk.database_id, corpus: chunk.corpus, collection: chunk.collection };
+    return this.bm25.termsOf(scope, chunk.chunk_key, chunk.content);
   }
 
   private async dense(q: CorpusQuery, vector: Float32Array, exact: ReadonlySet<number> | null): Promise<Array<{ chunkKey: number; score: number }>> {

@@ -1,14 +1,15 @@
-import { STOP_WORDS, tokenize } from "../../engines/bm25/index.js";
+import { STOP_WORDS } from "../../engines/bm25/index.js";
 
 /**
- * Pseudo-relevance feedback: terms frequent in the top lexical hits but absent from the query,
- * weighted by how many of those hits share them (a term in one document is noise).
+ * Pseudo-relevance feedback: terms frequent in the top lexical hits (each hit's indexed terms)
+ * but absent from the query, weighted by how many of those hits share them (a term in one
+ * document is noise).
  */
-export function feedbackTerms(queryTerms: readonly string[], topTexts: readonly string[], max = 6): string[] {
+export function feedbackTerms(queryTerms: readonly string[], topTerms: ReadonlyArray<Iterable<string>>, max = 6): string[] {
   const inQuery = new Set(queryTerms);
   const docFreq = new Map<string, number>();
-  for (const text of topTexts) {
-    for (const term of new Set(tokenize(text))) {
+  for (const terms of topTerms) {
+    for (const term of new Set(terms)) {
       if (inQuery.has(term) || STOP_WORDS.has(term) || term.length < 3 || /^\d+$/.test(term)) continue;
       docFreq.set(term, (docFreq.get(term) ?? 0) + 1);
     }
@@ -24,14 +25,15 @@ export function feedbackTerms(queryTerms: readonly string[], topTexts: readonly 
  * Maximal marginal relevance over term sets: keeps the ranking but pushes down near-duplicates
  * of chunks already chosen, so thinking mode's result list covers more of the question. Only the
  * first `limit` places are chosen this way (the caller keeps no more); the rest follow in their
- * given order. Term sets are sorted ids, so a similarity is a merge of two integer arrays: on the
- * knowledge set's long chunks, string sets made this most of a thinking query's time.
+ * given order. A chunk's terms are its indexed terms (no tokenizing here: that was 7 ms of a
+ * thinking query). Term sets are sorted ids, so a similarity is a merge of two integer arrays: on
+ * the knowledge set's long chunks, string sets made this most of a thinking query's time.
  */
-export function diversify<T>(items: readonly T[], score: (t: T) => number, text: (t: T) => string, lambda = 0.85, limit = items.length): T[] {
+export function diversify<T>(items: readonly T[], score: (t: T) => number, terms: (t: T) => Iterable<string>, lambda = 0.85, limit = items.length): T[] {
   const ids = new Map<string, number>();
   const sets = items.map((i) => {
     const set = new Set<number>();
-    for (const term of tokenize(text(i))) {
+    for (const term of terms(i)) {
       let id = ids.get(term);
       if (id === undefined) ids.set(term, (id = ids.size));
       set.add(id);

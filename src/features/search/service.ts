@@ -161,7 +161,7 @@ export class QueryService {
           );
           const expansion = feedbackTerms(
             terms,
-            [...top.values()].map((h) => h.chunk.content),
+            [...top.values()].map((h) => this.retriever.termsOf(h.chunk)),
           );
           if (expansion.length > 0) fused = (await this.retriever.retrieve({ ...base, expansion }, first.lists)).fused;
         }
@@ -188,7 +188,7 @@ export class QueryService {
       scored = diversify(
         scored,
         (s) => s.score,
-        (s) => s.h.chunk.content,
+        (s) => this.retriever.termsOf(s.h.chunk),
         undefined,
         input.maxResults,
       );
