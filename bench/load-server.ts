@@ -2,6 +2,7 @@
 // alone), listening on 127.0.0.1, on the bench store.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../test/helpers/webhook-receiver.js";
 import { benchText, openBenchStore, type BenchStore, type BenchText } from "./bench-store.js";
@@ -25,7 +26,8 @@ const ROOT = process.env.LOAD_SERVER_ROOT ?? fileURLToPath(new URL("..", import.
 
 /**
  * Starts `src/main.ts` (through tsx) or, with LOAD_SERVER=dist, the built `dist/main.js`.
- * LOAD_SERVER_NODE_ARGS adds node flags (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+ * LOAD_SERVER_NODE_ARGS adds node flags (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it);
+ * LOAD_SERVER_STDOUT names a file for what the service prints (`--trace-gc`'s lines, say).
  */
 export async function startLoadServer(env: Record<string, string>): Promise<LoadServer> {
   const port = await freePort();
@@ -34,7 +36,7 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
   const proc = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", process.env.LOAD_SERVER_STDOUT === undefined ? "ignore" : openSync(process.env.LOAD_SERVER_STDOUT, "w"), "inherit"],
   });
   const pid = proc.pid;
   if (pid === undefined) throw new Error("the service did not start");
