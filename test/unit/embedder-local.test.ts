@@ -97,3 +97,25 @@ describe("local embedder query lane", () => {
     });
   });
 });
+
+describe("local embedder close", () => {
+  it("closing while model calls are under way settles every caller and leaves the process running", async () => {
+    // Stopping a thread in the middle of a model call aborted the process (Napi::Error in
+    // onnxruntime); this file's process would die here, failing the run.
+    for (let round = 0; round < 6; round++) {
+      const embedder = await createEmbedder({ provider: "local", workers: 1, batchSize: 8, queryWorkers: 1 });
+      const calls = [
+        embedder.embed(["a question about harbour cranes"], { urgent: true }),
+        embedder.embed(Array.from({ length: 24 }, (_, i) => `batch text ${i} about tides and container ships`)),
+      ].map((call) =>
+        call.then(
+          (vectors) => vectors.length,
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, round * 4));
+      await embedder.close();
+      for (const outcome of await Promise.all(calls)) assert.ok(outcome === 1 || outcome === 24 || outcome === "embedder closed", `outcome ${String(outcome)}`);
+    }
+  });
+});

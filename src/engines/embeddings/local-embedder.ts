@@ -33,13 +33,28 @@ interface Job {
   reject: (error: Error) => void;
 }
 
+/** How long closing waits for model calls under way before it stops the threads anyway. */
+const CLOSE_WAIT_MS = 10_000;
+
 class WorkerSlot {
   current: Job | undefined;
+  private readonly idleWaiters: Array<() => void> = [];
   constructor(
     readonly worker: Worker,
     /** Serves urgent jobs only. */
     readonly queryLane: boolean,
   ) {}
+
+  /** The worker's call is over (answered, failed or its thread gone). */
+  settle(): void {
+    this.current = undefined;
+    for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /** Resolves once the worker has no call under way. */
+  idle(): Promise<void> {
+    return this.current === undefined ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
 }
 
 class LocalEmbedder implements Embedder {
@@ -90,6 +105,13 @@ class LocalEmbedder implements Embedder {
     const error = new EmbedderError("embedder closed");
     for (const job of [...this.urgent.splice(0), ...this.queue.splice(0)]) job.reject(error);
     for (const slot of this.slots) slot.current?.reject(error);
+    // A thread stopped in the middle of a model call aborts the whole process (onnxruntime's
+    // completion meets a torn-down thread: "terminate called after throwing Napi::Error"), as a
+    // shutdown during the embedder's warm-up did. The callers have their error already; the
+    // threads finish their call first.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.slots.map((s) => s.idle())), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 
@@ -145,11 +167,11 @@ class LocalEmbedder implements Embedder {
       case "failed":
         return;
       case "result":
-        slot.current = undefined;
+        slot.settle();
         if (job?.id === reply.jobId) job.resolve(reply.vectors);
         break;
       case "error":
-        slot.current = undefined;
+        slot.settle();
         if (job?.id === reply.jobId) job.reject(new EmbedderError(`local embedding failed: ${reply.message}`));
         break;
     }
@@ -161,7 +183,7 @@ class LocalEmbedder implements Embedder {
     const failure = error instanceof EmbedderError ? error : new EmbedderError(`embedding worker crashed: ${error.message}`);
     this.failure ??= failure;
     slot.current?.reject(failure);
-    slot.current = undefined;
+    slot.settle();
     for (const job of [...this.urgent.splice(0), ...this.queue.splice(0)]) job.reject(failure);
   }
 }
