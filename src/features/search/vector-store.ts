@@ -405,8 +405,9 @@ export class VectorStore {
       try {
         const loaded = new UsearchIndex({ dimensions });
         loaded.load(file);
-        // Same size is not enough: after a SIGKILL the file predates the rows, and a deletion
-        // plus an insertion since the last save leave the count equal with different keys.
+        // The file's keys are compared with the table's, not its size: after a SIGKILL the file
+        // predates the rows, and a deletion plus an insertion since the last save leave the
+        // count equal with different keys.
         const check = await this.missingKeys(scope, loaded);
         // Rows added since the save (another process kept indexing, or a crash left the file
         // behind) are read into the loaded index; only keys the table no longer has (deletions
