@@ -82,7 +82,7 @@ export class CorpusRetriever {
             ).slice(0, q.depth)
           : null;
       const ranked = kept ? hits.filter((h) => kept.includes(h.chunkKey)) : hits;
-      return { fused: fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0.15 }), lists: { exact, lexical: ranked, dense: [], phrase: null } };
+      return { fused: fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0 }), lists: { exact, lexical: ranked, dense: [], phrase: null } };
     }
     const [lexical, expanded, vector] = await Promise.all([
       prior?.lexical ?? this.bm25.search(scope, q.terms, q.depth, "or", q.visible, exact),
