@@ -128,11 +128,6 @@ export class InvertedIndex {
     return this.livePostings + this.deadPostings;
   }
 
-  /** Every live chunk key. */
-  chunkKeys(): number[] {
-    return [...this.localOf.keys()];
-  }
-
   add(chunkKey: number, length: number, terms: ReadonlyArray<readonly [string, number]>): void {
     if (this.localOf.has(chunkKey)) return;
     const local = this.nextLocal++;
