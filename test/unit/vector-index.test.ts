@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { createVectorIndex, VectorIndexError } from "../../src/engines/vector-index/index.js";
+import { createVectorIndex, UsearchIndex, VectorIndexError } from "../../src/engines/vector-index/index.js";
 import type { VectorIndex, VectorIndexConfig } from "../../src/engines/vector-index/index.js";
 
 const DIMS = 16;
@@ -138,3 +138,19 @@ for (const config of [
     });
   });
 }
+
+describe("vector index: hnsw bulk adds", () => {
+  // usearch reserves per-thread state only when an add outgrows its capacity: after a one-thread
+  // add had grown it, a parallel add that fitted failed ("Reserve capacity ahead of insertions!",
+  // seen as a 500 from /query in bench:retrieval while ingestion was adding small batches).
+  it("adds in parallel after a one-thread add grew the capacity", () => {
+    const index = new UsearchIndex({ dimensions: DIMS });
+    const vectors = randomVectors(300, 3);
+    const keys = vectors.map((_, i) => i);
+    index.addMany(keys.slice(0, 256), vectors.slice(0, 256), 1);
+    index.addMany(keys.slice(256, 257), vectors.slice(256, 257), 1);
+    index.addMany(keys.slice(257), vectors.slice(257), 0);
+    assert.equal(index.size(), 300);
+    assert.equal(index.search(vectors[299] ?? new Float32Array(DIMS), 1)[0]?.key, 299n);
+  });
+});

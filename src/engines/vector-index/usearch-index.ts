@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { createRequire } from "node:module";
+import { cpus } from "node:os";
 import type { Index } from "usearch";
 import { checkVector, toKey, VectorIndexError } from "./vector-index.js";
 import type { VectorIndex, VectorKey, VectorMatch } from "./vector-index.js";
@@ -20,6 +21,9 @@ export interface HnswOptions {
 const require = createRequire(import.meta.url);
 const usearch = require("usearch") as typeof import("usearch");
 
+/** What usearch takes for "all threads" (its std::thread::hardware_concurrency). */
+const ALL_THREADS = Math.max(1, cpus().length);
+
 /** Filtered searches fetch this many times `k` candidates first, widening until enough pass. */
 const FILTER_OVERSAMPLING = 4;
 
@@ -31,6 +35,13 @@ const FILTER_OVERSAMPLING = 4;
 export class UsearchIndex implements VectorIndex {
   readonly dimensions: number;
   private index: Index;
+  /**
+   * Threads the native index last reserved per-thread state for. usearch reserves only when an add
+   * outgrows its capacity, for that add's thread count; a later add on more threads that fits the
+   * capacity failed ("Reserve capacity ahead of insertions!"). So the adds that grow the capacity
+   * (a doubling, rare) run on all threads, and the others on at most as many as were reserved.
+   */
+  private reservedThreads = 0;
 
   constructor(private readonly options: HnswOptions) {
     if (!Number.isInteger(options.dimensions) || options.dimensions < 1) throw new VectorIndexError("dimensions must be a positive integer");
@@ -62,7 +73,7 @@ export class UsearchIndex implements VectorIndex {
     checkVector(vector, this.dimensions);
     const k = toKey(key);
     if (this.index.contains(k) === true) this.index.remove(k);
-    this.index.add(k, vector);
+    this.insert(BigUint64Array.of(k), vector, 1);
   }
 
   /** Bulk insert with native threads; for rebuilds from the database. */
@@ -77,7 +88,14 @@ export class UsearchIndex implements VectorIndex {
       bigKeys[i] = k;
       flat.set(v, i * this.dimensions);
     });
-    if (keys.length > 0) this.index.add(bigKeys, flat, threads);
+    if (keys.length > 0) this.insert(bigKeys, flat, threads === 0 ? ALL_THREADS : threads);
+  }
+
+  private insert(keys: BigUint64Array, flat: Float32Array, threads: number): void {
+    const reserves = this.index.size() + keys.length >= this.index.capacity();
+    const used = reserves ? ALL_THREADS : Math.max(1, Math.min(threads, this.reservedThreads));
+    this.index.add(keys, flat, used);
+    if (reserves) this.reservedThreads = used;
   }
 
   remove(key: VectorKey): boolean {
@@ -132,6 +150,8 @@ export class UsearchIndex implements VectorIndex {
     if (fresh.dimensions() !== this.dimensions)
       throw new VectorIndexError(`index file ${path} has ${fresh.dimensions()} dimensions, expected ${this.dimensions}`);
     this.index = fresh;
+    // usearch's load reserves for all threads.
+    this.reservedThreads = ALL_THREADS;
   }
 }
 
