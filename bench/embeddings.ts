@@ -1,5 +1,5 @@
 // Local embedder throughput: `npx tsx bench/embeddings.ts [sentences]`. Prints sentences/s for 1
-// and 2 worker threads on the same synthetic sentences (short, chat-like, 8-20 words). Then the
+// and 2 worker threads, float32 and int8 (EMBEDDING_PRECISION), on the same synthetic sentences (short, chat-like, 8-20 words). Then the
 // query lane: how long a query's text takes to embed while 400 ingestion texts are queued, with
 // the query queued behind them (as before the lane) and with the lane (EMBEDDING_QUERY_WORKERS=1);
 // and the lane's CPU per query with 1 and 8 queries in flight (those waiting share one model call).
@@ -16,9 +16,10 @@ const sentences = Array.from({ length: count }, (_, i) => {
   return Array.from({ length: n }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(" ") + ` #${i}`;
 });
 
-for (const workers of [1, 2]) {
+const precisions = ["float32", "int8"] as const;
+for (const [precision, workers] of precisions.flatMap((p) => [1, 2].map((w) => [p, w] as const))) {
   const loadStart = performance.now();
-  const embedder = await createLocalEmbedder({ workers, batchSize: 32 });
+  const embedder = await createLocalEmbedder({ workers, batchSize: 32, precision });
   const loadMs = performance.now() - loadStart;
   await embedder.embed(sentences.slice(0, 64));
   const started = performance.now();
@@ -26,7 +27,7 @@ for (const workers of [1, 2]) {
   const seconds = (performance.now() - started) / 1000;
   await embedder.close();
   console.log(
-    `workers=${workers}: load ${Math.round(loadMs)} ms, ${vectors.length} sentences in ${seconds.toFixed(1)} s = ${Math.round(vectors.length / seconds)} sentences/s`,
+    `${precision} workers=${workers}: load ${Math.round(loadMs)} ms, ${vectors.length} sentences in ${seconds.toFixed(1)} s = ${Math.round(vectors.length / seconds)} sentences/s`,
   );
 }
 
@@ -52,8 +53,8 @@ for (const lane of [false, true]) {
 // Queries arriving together on the query lane alone (no ingestion): 200 distinct questions, 8 in
 // flight at a time, so that those waiting while the lane is busy go in one model call. CPU of the
 // whole process per query (the lane's thread does the work).
-{
-  const embedder = await createLocalEmbedder({ workers: 1, batchSize: 16, queryWorkers: 1 });
+for (const precision of precisions) {
+  const embedder = await createLocalEmbedder({ workers: 1, batchSize: 16, queryWorkers: 1, precision });
   const questions = Array.from({ length: 200 }, (_, i) => `what did the customer ask about refund number ${i} and the late delivery?`);
   await embedder.embed(questions.slice(0, 4), { urgent: true });
   for (const inFlight of [1, 8]) {
@@ -64,7 +65,7 @@ for (const lane of [false, true]) {
     }
     const used = process.cpuUsage(cpu);
     console.log(
-      `query lane, ${inFlight} queries in flight: ${((used.user + used.system) / 1000 / questions.length).toFixed(1)} ms CPU and ${((performance.now() - started) / questions.length).toFixed(1)} ms wall per query`,
+      `${precision} query lane, ${inFlight} queries in flight: ${((used.user + used.system) / 1000 / questions.length).toFixed(1)} ms CPU and ${((performance.now() - started) / questions.length).toFixed(1)} ms wall per query`,
     );
   }
   await embedder.close();

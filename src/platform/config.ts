@@ -113,7 +113,7 @@ export interface ConnectorApiUrls {
 }
 
 export type EmbeddingConfig =
-  | { provider: "local"; workers: number; queryWorkers: number; batchNice: number }
+  | { provider: "local"; workers: number; queryWorkers: number; batchNice: number; precision: "int8" | "float32" }
   | { provider: "openai"; baseUrl: string; apiKey: string | null; model: string; dimensions: number }
   | { provider: "transformers"; model: string; localModelPath: string | null; dimensions: number | null };
 
@@ -178,6 +178,7 @@ function embedding(env: Env): EmbeddingConfig {
         workers: int(env, "EMBEDDING_WORKERS", 2, 1, 16),
         queryWorkers: int(env, "EMBEDDING_QUERY_WORKERS", 1, 0, 4),
         batchNice: int(env, "INDEXING_NICE", 10, 0, 19),
+        precision: precision(env),
       };
     case "openai":
       return {
@@ -197,6 +198,12 @@ function embedding(env: Env): EmbeddingConfig {
     default:
       throw new ConfigError(`EMBEDDING_PROVIDER must be local, openai or transformers, got '${provider}'`);
   }
+}
+
+function precision(env: Env): "int8" | "float32" {
+  const value = (env.EMBEDDING_PRECISION ?? "int8").trim().toLowerCase();
+  if (value !== "int8" && value !== "float32") throw new ConfigError(`EMBEDDING_PRECISION must be int8 or float32, got '${value}'`);
+  return value;
 }
 
 function chatModel(env: Env): ChatModelSettings | null {

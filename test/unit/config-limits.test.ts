@@ -28,6 +28,16 @@ describe("configuration: input and resource limits", () => {
     }
   });
 
+  test("EMBEDDING_PRECISION: int8 by default, float32 on request, anything else refused", () => {
+    const precision = (env: Record<string, string>): string | undefined => {
+      const e = load(env).embedding;
+      return e.provider === "local" ? e.precision : undefined;
+    };
+    assert.equal(precision({}), "int8");
+    assert.equal(precision({ EMBEDDING_PRECISION: " Float32 " }), "float32");
+    assert.throws(() => load({ EMBEDDING_PRECISION: "fp16" }), /EMBEDDING_PRECISION must be int8 or float32, got 'fp16'/);
+  });
+
   test("upload and archive limits have defaults and are validated", () => {
     const c = load({});
     assert.equal(c.maxRequestUploadBytes, 200 * 1024 * 1024);

@@ -2,6 +2,7 @@ import type { Worker } from "node:worker_threads";
 import { spawnModuleWorker } from "../../platform/util/module-worker.js";
 import { EmbedderError } from "./embedder.js";
 import type { EmbedOptions, Embedder } from "./embedder.js";
+import type { UseLitePrecision } from "./use-lite-model.js";
 import type { UseLiteWorkerData, WorkerReply, WorkerRequest } from "./worker-messages.js";
 
 export interface LocalEmbedderConfig {
@@ -22,6 +23,8 @@ export interface LocalEmbedderConfig {
    * the query lanes when the machine is busy. Default 0 here; the service sets INDEXING_NICE.
    */
   batchNice?: number;
+  /** `int8`: the dense layers in int8 (about 1.5x faster, cosine 0.9987 to float32). Default float32 here; the service sets EMBEDDING_PRECISION. */
+  precision?: UseLitePrecision;
 }
 
 const DIMENSIONS = 512;
@@ -58,7 +61,7 @@ class WorkerSlot {
 }
 
 class LocalEmbedder implements Embedder {
-  readonly id = `local:use-lite:${DIMENSIONS}`;
+  readonly id: string;
   readonly dimensions = DIMENSIONS;
   private readonly queue: Job[] = [];
   /** Queries' texts: dispatched before `queue`, to the query lane or any idle worker. */
@@ -73,7 +76,9 @@ class LocalEmbedder implements Embedder {
   constructor(
     private readonly slots: WorkerSlot[],
     private readonly batchSize: number,
+    precision: UseLitePrecision,
   ) {
+    this.id = `local:use-lite${precision === "int8" ? "-int8" : ""}:${DIMENSIONS}`;
     this.dispatchOrder = [...slots].sort((a, b) => Number(b.queryLane) - Number(a.queryLane));
     this.hasQueryLane = slots.some((s) => s.queryLane);
     for (const slot of slots) {
@@ -188,8 +193,8 @@ class LocalEmbedder implements Embedder {
   }
 }
 
-function startWorker(loadTimeoutMs: number, queryLane: boolean, batchNice: number): Promise<WorkerSlot> {
-  const worker = spawnModuleWorker(import.meta.url, "use-lite-worker", { nice: queryLane ? 0 : batchNice } satisfies UseLiteWorkerData);
+function startWorker(loadTimeoutMs: number, queryLane: boolean, batchNice: number, precision: UseLitePrecision): Promise<WorkerSlot> {
+  const worker = spawnModuleWorker(import.meta.url, "use-lite-worker", { nice: queryLane ? 0 : batchNice, precision } satisfies UseLiteWorkerData);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate();
@@ -220,16 +225,17 @@ export async function createLocalEmbedder(config: LocalEmbedderConfig = {}): Pro
   const workers = config.workers ?? 2;
   const batchSize = config.batchSize ?? 32;
   const queryWorkers = config.queryWorkers ?? 0;
+  const precision = config.precision ?? "float32";
   if (!Number.isInteger(workers) || workers < 1) throw new EmbedderError(`workers must be a positive integer, got ${workers}`);
   if (!Number.isInteger(queryWorkers) || queryWorkers < 0) throw new EmbedderError(`queryWorkers must be a non-negative integer, got ${queryWorkers}`);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new EmbedderError(`batchSize must be a positive integer, got ${batchSize}`);
   const lanes = [...Array.from({ length: workers }, () => false), ...Array.from({ length: queryWorkers }, () => true)];
-  const started = await Promise.allSettled(lanes.map((queryLane) => startWorker(config.loadTimeoutMs ?? 60_000, queryLane, config.batchNice ?? 0)));
+  const started = await Promise.allSettled(lanes.map((queryLane) => startWorker(config.loadTimeoutMs ?? 60_000, queryLane, config.batchNice ?? 0, precision)));
   const slots = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (failed !== undefined) {
     await Promise.all(slots.map((s) => s.worker.terminate()));
     throw failed.reason instanceof Error ? failed.reason : new EmbedderError(String(failed.reason));
   }
-  return new LocalEmbedder(slots, batchSize);
+  return new LocalEmbedder(slots, batchSize, precision);
 }

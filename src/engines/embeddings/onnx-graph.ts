@@ -34,6 +34,7 @@ const ONNX = protobuf.Root.fromJSON({
             name: { type: "string", id: 3 },
             opType: { type: "string", id: 4 },
             attribute: { rule: "repeated", type: "AttributeProto", id: 5 },
+            domain: { type: "string", id: 7 },
           },
         },
         AttributeProto: {
@@ -66,7 +67,9 @@ const MODEL = ONNX.lookupType("onnx.ModelProto");
 
 /** ONNX element types used here. */
 export const FLOAT = 1;
+const INT8 = 3;
 export const INT64 = 7;
+const CONTRIB_DOMAIN = "com.microsoft";
 /** ONNX attribute kinds. */
 const ATTR_FLOAT = 1;
 const ATTR_INT = 2;
@@ -77,6 +80,7 @@ export type AttrValue = number | readonly number[] | { float: number };
 
 interface Node {
   opType: string;
+  domain?: string;
   input: string[];
   output: string[];
   name: string;
@@ -95,6 +99,7 @@ export class OnnxGraph {
   private readonly initializers: Array<Record<string, unknown>> = [];
   private readonly inputs: Array<Record<string, unknown>> = [];
   private seq = 0;
+  private readonly domains = new Set<string>();
 
   private fresh(prefix: string): string {
     this.seq += 1;
@@ -110,6 +115,13 @@ export class OnnxGraph {
   weight(data: Float32Array, dims: readonly number[]): string {
     const name = this.fresh("w");
     this.initializers.push({ name, dims, dataType: FLOAT, rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
+    return name;
+  }
+
+  /** An int8 weight of the given shape (quantized). */
+  int8Weight(data: Int8Array, dims: readonly number[]): string {
+    const name = this.fresh("q");
+    this.initializers.push({ name, dims, dataType: INT8, rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
     return name;
   }
 
@@ -133,6 +145,14 @@ export class OnnxGraph {
     return output;
   }
 
+  /** One operator of onnxruntime's own `com.microsoft` domain (version 1), with one output. */
+  applyContrib(opType: string, inputs: readonly string[]): string {
+    const name = this.fresh(opType);
+    this.domains.add(CONTRIB_DOMAIN);
+    this.nodes.push({ opType, domain: CONTRIB_DOMAIN, input: [...inputs], output: [`${name}:0`], name, attribute: [] });
+    return `${name}:0`;
+  }
+
   /** One operator with one output. */
   apply(opType: string, inputs: readonly string[], attrs: Record<string, AttrValue> = {}): string {
     return this.op(opType, inputs, attrs)[0]!;
@@ -147,7 +167,14 @@ export class OnnxGraph {
       input: this.inputs,
       output: [valueInfo("output", FLOAT, outputDims)],
     };
-    return MODEL.encode(MODEL.fromObject({ irVersion: 8, producerName: "context-store", opsetImport: [{ domain: "", version: 17 }], graph })).finish();
+    return MODEL.encode(
+      MODEL.fromObject({
+        irVersion: 8,
+        producerName: "context-store",
+        opsetImport: [{ domain: "", version: 17 }, ...[...this.domains].map((domain) => ({ domain, version: 1 }))],
+        graph,
+      }),
+    ).finish();
   }
 }
 

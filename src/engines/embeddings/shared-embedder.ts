@@ -140,7 +140,7 @@ export class SharedEmbedder {
 function providerConfig(config: EmbeddingConfig): Parameters<typeof createEmbedder>[0] {
   switch (config.provider) {
     case "local":
-      return { provider: "local", workers: config.workers, queryWorkers: config.queryWorkers, batchNice: config.batchNice };
+      return { provider: "local", workers: config.workers, queryWorkers: config.queryWorkers, batchNice: config.batchNice, precision: config.precision };
     case "openai":
       return {
         provider: "openai",

