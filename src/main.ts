@@ -18,6 +18,10 @@ async function main(): Promise<void> {
   app.server.log.info({ config: describeConfig(config) }, "configuration");
   // A store without any organization (and no BOOTSTRAP_API_KEY) would answer nothing but 401.
   const firstRun = config.bootstrapApiKeys.length === 0 ? await inSystemScope(() => app.orgs.createFirstOrganization()) : null;
+  if (cluster.isWorker && process.env.LISTEN_WHEN_WARM === "1") {
+    const scopes = await app.indexesWarm;
+    app.server.log.info({ scopes: scopes.length }, "search indexes loaded before listening");
+  }
   await app.server.listen({ port: config.port, host: config.host });
   const port = listeningPort(app.server.server.address(), config.port);
   if (firstRun) process.stdout.write(firstRunBanner(firstRun, config.host, port));

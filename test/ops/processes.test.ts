@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { test } from "node:test";
 import { childrenOf } from "../../bench/proc-stat.js";
-import { eventually } from "../helpers/harness.js";
+import { createReadyDatabase, eventually, startTestApp } from "../helpers/harness.js";
+import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process.js";
 import { createTestDb } from "../helpers/test-db.js";
 
@@ -110,4 +111,35 @@ test("PROCESSES=2: feedback sent to the other process right after its query is a
     const feedback = await onNewConnection(`${server.baseUrl}/feedback`, key, "POST", { request_id: requestId, feedback: `note ${i}`, rating: "positive" });
     assert.equal(feedback.status, 201, feedback.body);
   }
+});
+
+test("PROCESSES=2: a process started while another serves listens once its search indexes are loaded", { timeout: 180_000 }, async (t) => {
+  const db = await createTestDb();
+  t.after(() => db.drop());
+  const seeded = await startTestApp({}, db);
+  try {
+    await createReadyDatabase(seeded, "warm");
+    await ingestMultipart(seeded, {
+      type: "knowledge",
+      database: "warm",
+      app_knowledge: JSON.stringify([{ id: "k1", type: "note", content: { text: "Harbour cranes unload containers at dawn." } }]),
+    });
+    await waitTerminal(seeded, "warm", ["k1"]);
+  } finally {
+    await seeded.close();
+  }
+  const server = await startServerProcess(
+    t,
+    db,
+    { PROCESSES: "2", BOOTSTRAP_API_KEY: randomBytes(24).toString("hex"), LOG_LEVEL: "info" },
+    { captureStderr: true },
+  );
+  t.after(() => server.stop());
+  await bothListening(server);
+  const out = server.stdout();
+  const loaded = [...out.matchAll(/"scopes":(\d+),"msg":"search indexes loaded before listening"/g)];
+  // The first process listens at once (nothing else serves yet); the second only after its load.
+  assert.equal(loaded.length, 1, out.slice(-3000));
+  assert.equal(loaded[0]![1], "1");
+  assert.ok(loaded[0]!.index! < out.indexOf("all service processes listening"));
 });
