@@ -141,5 +141,5 @@ test("PROCESSES=2: a process started while another serves listens once its searc
   // The first process listens at once (nothing else serves yet); the second only after its load.
   assert.equal(loaded.length, 1, out.slice(-3000));
   assert.equal(loaded[0]![1], "1");
-  assert.ok(loaded[0]!.index! < out.indexOf("all service processes listening"));
+  assert.ok(loaded[0]!.index < out.indexOf("all service processes listening"));
 });
