@@ -37,10 +37,14 @@ test("an API node finds by vector what a worker node indexed, and stops finding 
 
     // Deleted through the worker node: the answer drops it at once (visibility is checked in the
     // store), and on SQLite the API node's own index drops it at its next reconcile.
+    const rebuilds = api.app.vectors.memory().rebuilds;
     const deleted = await worker.request("DELETE", "/context", { key: api.key, body: { database: "shared", ids: ["astro"] } });
     assert.equal(deleted.status, 200, deleted.text);
     assert.equal(await first("astronomy and stars in space"), "cook");
-    if (sqlite) await eventually(async () => (await first("astronomy and stars in space")) === "cook" && api.app.vectors.memory().vectors === 1, 30_000, 250);
+    if (sqlite) {
+      await eventually(async () => (await first("astronomy and stars in space")) === "cook" && api.app.vectors.memory().vectors === 1, 30_000, 250);
+      assert.equal(api.app.vectors.memory().rebuilds, rebuilds, "the deleted key was removed, the index not rebuilt");
+    }
   } finally {
     await worker.close();
     await api.close();
@@ -85,6 +89,51 @@ test("a process opening an index saved before other rows were added reads them i
       }
     } finally {
       await worker.close();
+    }
+  } finally {
+    await store.drop();
+  }
+});
+
+test("a process opening an index saved before one of its rows was deleted removes that key, without a rebuild", { timeout: 120_000 }, async () => {
+  const store = await createTestDb();
+  try {
+    const first = await startTestApp({}, store);
+    await createReadyDatabase(first, "stale");
+    const key = first.key;
+    const items = [
+      { id: "astro", type: "note", content: { text: "The telescope observed a distant galaxy cluster last night." } },
+      { id: "cook", type: "note", content: { text: "Slow roasted tomatoes with garlic make a great pasta sauce." } },
+    ];
+    const accepted = await ingestMultipart(first, { type: "knowledge", database: "stale", app_knowledge: JSON.stringify(items) });
+    assert.equal(accepted.status, 202, accepted.text);
+    await waitTerminal(first, "stale", ["astro", "cook"]);
+    await first.close();
+    // Deleted by a node that never loads the index: the saved file still holds the key.
+    const deleter = await startTestApp({ WORKERS: "0", WARM_UP_INDEXES: "false" }, store);
+    try {
+      const deleted = await deleter.request("DELETE", "/context", { key, body: { database: "stale", ids: ["astro"] } });
+      assert.equal(deleted.status, 200, deleted.text);
+    } finally {
+      await deleter.close();
+    }
+    const api = await startTestApp({ WORKERS: "0" }, store);
+    try {
+      const res = await api.request("POST", "/query", {
+        key,
+        body: { database: "stale", query: "astronomy and stars in space", alpha: 1, max_results: 2, graph_context: false },
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(
+        field<Array<{ id: string }>>(res.body, "data.chunks").map((c) => c.id),
+        ["cook"],
+      );
+      if (api.app.store.backend === "sqlite") {
+        assert.equal(api.app.vectors.memory().vectors, 1);
+        assert.equal(api.app.vectors.memory().rebuilds, 0, "the stale key was removed, the index not rebuilt");
+      }
+    } finally {
+      await api.close();
     }
   } finally {
     await store.drop();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { sql, type Compilable } from "kysely";
-import { vectorCountUpTo, vectorKeysAbove, type VectorScope } from "../../src/features/search/vector-store.js";
+import { vectorCountBetween, vectorKeysAbove, type VectorScope } from "../../src/features/search/vector-store.js";
 import { startTestApp, type TestApp } from "../helpers/harness.js";
 
 let t: TestApp;
@@ -37,7 +37,7 @@ function inline(text: string, parameters: readonly unknown[]): string {
 
 test("the vector index's periodic reads are index range reads, not scans of the vectors", async () => {
   const scope: VectorScope = { orgId: "org", databaseId: "db", corpus: "knowledge", collection: "c" };
-  const reads = [vectorKeysAbove(t.app.store.db, scope, 10), vectorCountUpTo(t.app.store.db, scope, 10)];
+  const reads = [vectorKeysAbove(t.app.store.db, scope, 10), vectorCountBetween(t.app.store.db, scope, 3, 10)];
   for (const read of reads) {
     const plan = await planOf(read);
     if (t.app.store.backend === "sqlite") {

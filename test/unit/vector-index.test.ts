@@ -153,4 +153,30 @@ describe("vector index: hnsw bulk adds", () => {
     assert.equal(index.size(), 300);
     assert.equal(index.search(vectors[299] ?? new Float32Array(DIMS), 1)[0]?.key, 299n);
   });
+
+  it("keeps its keys across save and load, and knows when a file came without them", () => {
+    const index = new UsearchIndex({ dimensions: DIMS });
+    const vectors = randomVectors(50, 4);
+    index.addMany(
+      vectors.map((_, i) => 100 + i),
+      vectors,
+    );
+    index.remove(120);
+    const path = join(dir, "keys.usearch");
+    index.save(path);
+    const loaded = new UsearchIndex({ dimensions: DIMS });
+    loaded.load(path);
+    assert.equal(loaded.knowsKeys(), true);
+    assert.deepEqual(
+      loaded.keysBetween(110, 125).sort((a, b) => a - b),
+      [111, 112, 113, 114, 115, 116, 117, 118, 119, 121, 122, 123, 124, 125],
+    );
+    assert.equal(loaded.keys().length, 49);
+    rmSync(`${path}.keys`);
+    const without = new UsearchIndex({ dimensions: DIMS });
+    without.load(path);
+    assert.equal(without.knowsKeys(), false);
+    assert.deepEqual(without.keysBetween(0, 1000), []);
+    assert.equal(without.size(), 49);
+  });
 });

@@ -42,6 +42,12 @@ export class UsearchIndex implements VectorIndex {
    * (a doubling, rare) run on all threads, and the others on at most as many as were reserved.
    */
   private reservedThreads = 0;
+  /**
+   * The keys held, mirrored here because usearch cannot list them: a reconcile compares a range of
+   * them with the table, and a loaded file's keys that the table lost are removed one by one
+   * instead of rebuilding the whole index. Null after loading a file saved without its key list.
+   */
+  private keySet: Set<bigint> | null = new Set();
 
   constructor(private readonly options: HnswOptions) {
     if (!Number.isInteger(options.dimensions) || options.dimensions < 1) throw new VectorIndexError("dimensions must be a positive integer");
@@ -76,6 +82,26 @@ export class UsearchIndex implements VectorIndex {
     this.insert(BigUint64Array.of(k), vector, 1);
   }
 
+  /** Whether the keys are known (false only after loading a file saved without its key list). */
+  knowsKeys(): boolean {
+    return this.keySet !== null;
+  }
+
+  /** The keys in (after, upTo], unordered; empty when the keys are not known. */
+  keysBetween(after: number, upTo: number): number[] {
+    const out: number[] = [];
+    for (const k of this.keySet ?? []) {
+      const n = Number(k);
+      if (n > after && n <= upTo) out.push(n);
+    }
+    return out;
+  }
+
+  /** Every key held; empty when the keys are not known. */
+  keys(): number[] {
+    return [...(this.keySet ?? [])].map(Number);
+  }
+
   /** Bulk insert with native threads; for rebuilds from the database. */
   addMany(keys: VectorKey[], vectors: Float32Array[], threads = 0): void {
     if (keys.length !== vectors.length) throw new VectorIndexError("keys and vectors differ in length");
@@ -94,7 +120,15 @@ export class UsearchIndex implements VectorIndex {
   private insert(keys: BigUint64Array, flat: Float32Array, threads: number): void {
     const reserves = this.index.size() + keys.length >= this.index.capacity();
     const used = reserves ? ALL_THREADS : Math.max(1, Math.min(threads, this.reservedThreads));
-    this.index.add(keys, flat, used);
+    try {
+      this.index.add(keys, flat, used);
+    } finally {
+      // A failed bulk add may have stored some of its keys.
+      for (const k of keys) {
+        if (this.index.contains(k) === true) this.keySet?.add(k);
+        else this.keySet?.delete(k);
+      }
+    }
     if (reserves) this.reservedThreads = used;
   }
 
@@ -102,6 +136,7 @@ export class UsearchIndex implements VectorIndex {
     const k = toKey(key);
     if (this.index.contains(k) !== true) return false;
     this.index.remove(k);
+    this.keySet?.delete(k);
     return true;
   }
 
@@ -128,19 +163,30 @@ export class UsearchIndex implements VectorIndex {
   /**
    * usearch files carry no checksum and usearch crashes the process (SIGSEGV) on a corrupt one,
    * so a sidecar `<path>.meta.json` records size and CRC-32, checked before usearch reads the file.
+   * The keys go to `<path>.keys` (64-bit, little-endian), their count and CRC-32 in the meta too.
    */
   save(path: string): void {
     const temp = `${path}.tmp-${process.pid}`;
     this.index.save(temp);
     const bytes = readFileSync(temp);
-    const meta: IndexFileMeta = { format: "usearch-hnsw", dimensions: this.dimensions, size: this.index.size(), bytes: bytes.length, crc32: crc32(bytes) };
+    const keys = Buffer.from(BigUint64Array.from(this.keySet ?? []).buffer);
+    const meta: IndexFileMeta = {
+      format: "usearch-hnsw",
+      dimensions: this.dimensions,
+      size: this.index.size(),
+      bytes: bytes.length,
+      crc32: crc32(bytes),
+      ...(this.keySet === null ? {} : { keys: this.keySet.size, keysCrc32: crc32(keys) }),
+    };
+    if (this.keySet !== null) writeFileSync(`${temp}.keys`, keys);
     writeFileSync(`${temp}.meta.json`, JSON.stringify(meta));
     renameSync(temp, path);
+    if (this.keySet !== null) renameSync(`${temp}.keys`, keysPath(path));
     renameSync(`${temp}.meta.json`, metaPath(path));
   }
 
   load(path: string): void {
-    verifyIndexFile(path, this.dimensions);
+    const meta = verifyIndexFile(path, this.dimensions);
     const fresh = this.create();
     try {
       fresh.load(path);
@@ -152,6 +198,7 @@ export class UsearchIndex implements VectorIndex {
     this.index = fresh;
     // usearch's load reserves for all threads.
     this.reservedThreads = ALL_THREADS;
+    this.keySet = savedKeys(path, meta, fresh.size());
   }
 }
 
@@ -161,13 +208,28 @@ interface IndexFileMeta {
   size: number;
   bytes: number;
   crc32: number;
+  /** The key list's length and CRC-32 (files saved before it was kept have neither). */
+  keys?: number;
+  keysCrc32?: number;
 }
 
 function metaPath(path: string): string {
   return `${path}.meta.json`;
 }
 
-function verifyIndexFile(path: string, dimensions: number): void {
+function keysPath(path: string): string {
+  return `${path}.keys`;
+}
+
+/** The saved key list, or null when there is none or it does not match the meta and the index. */
+function savedKeys(path: string, meta: Partial<IndexFileMeta>, size: number): Set<bigint> | null {
+  if (meta.keys === undefined || meta.keys !== size || !existsSync(keysPath(path))) return null;
+  const bytes = readFileSync(keysPath(path));
+  if (bytes.length !== 8 * meta.keys || crc32(bytes) !== meta.keysCrc32) return null;
+  return new Set(new BigUint64Array(Uint8Array.from(bytes).buffer));
+}
+
+function verifyIndexFile(path: string, dimensions: number): Partial<IndexFileMeta> {
   if (!existsSync(path) || !existsSync(metaPath(path))) throw new VectorIndexError(`index file ${path} or its ${metaPath(path)} is missing`);
   let meta: Partial<IndexFileMeta>;
   try {
@@ -179,4 +241,5 @@ function verifyIndexFile(path: string, dimensions: number): void {
   if (meta.dimensions !== dimensions) throw new VectorIndexError(`index file ${path} has ${meta.dimensions} dimensions, expected ${dimensions}`);
   const bytes = readFileSync(path);
   if (bytes.length !== meta.bytes || crc32(bytes) !== meta.crc32) throw new VectorIndexError(`index file ${path} is corrupt (size or checksum mismatch)`);
+  return meta;
 }

@@ -28,12 +28,13 @@ export const vectorKeysAbove = (db: Executor, scope: VectorScope, after: number)
     .where("chunk_key", ">", after)
     .orderBy("chunk_key");
 
-/** How many vectors the scope has up to `upTo`: a SQLite index's reconcile (an index range count, migration 17). */
-export const vectorCountUpTo = (db: Executor, scope: VectorScope, upTo: number) =>
+/** How many vectors the scope has in (after, upTo]: a SQLite index's reconcile (an index range count, migration 17). */
+export const vectorCountBetween = (db: Executor, scope: VectorScope, after: number, upTo: number) =>
   db
     .selectFrom("context_vectors")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where((eb) => eb.and(scopeColumns(scope)))
+    .where("chunk_key", ">", after)
     .where("chunk_key", "<=", upTo);
 
 export interface VectorHit {
@@ -61,14 +62,17 @@ const dot = (a: Float32Array, b: Float32Array): number => {
  * Dense vectors of chunks. The store's `context_vectors` table is the source of truth on both
  * backends (a BLOB on SQLite, pgvector on PostgreSQL with an HNSW index per dimension). On
  * SQLite an in-process HNSW index per database, corpus and collection answers kNN; it is fed
- * incrementally as chunks land, saved under DATA_DIR, and rebuilt from the table when its file
- * is missing or disagrees with it.
+ * incrementally as chunks land, saved under DATA_DIR with its key list, brought level with the
+ * table key by key, and rebuilt from the table only when its file is missing or damaged (or, saved
+ * without a key list, disagrees with it).
  */
 /** Neighbour slots of one vector on the base layer (2 x connectivity 16) of 4 bytes each. */
 const HNSW_LINK_BYTES_PER_VECTOR = 2 * 16 * 4;
 
-/** How often a loaded index compares its size with the table (rows deleted by other processes). */
+/** How often a loaded index compares a slice of its keys with the table (rows deleted by other processes). */
 const RECONCILE_EVERY_MS = 5_000;
+/** About this many keys per reconciled slice. */
+const SLICE_KEYS = 8192;
 
 /** What a loaded in-process index has read of the table (SQLite). */
 interface Progress {
@@ -82,6 +86,8 @@ interface Progress {
   readonly ahead: Set<number>;
   lastReconcile: number;
   reconciling: boolean;
+  /** The slice of keys the next reconcile compares. */
+  nextSlice: number;
 }
 
 const freshProgress = (seen: number): Progress => ({
@@ -91,6 +97,7 @@ const freshProgress = (seen: number): Progress => ({
   ahead: new Set(),
   lastReconcile: Date.now(),
   reconciling: false,
+  nextSlice: 0,
 });
 
 export class VectorStore {
@@ -373,8 +380,7 @@ export class VectorStore {
     try {
       let stale = false;
       const check = p.chain.then(async () => {
-        const row = await vectorCountUpTo(this.store.reader, scope, p.seen).executeTakeFirst();
-        stale = Number(row?.n ?? 0) !== index.size() - p.ahead.size;
+        stale = await this.reconcileSlice(scope, index, p);
       });
       p.chain = check.catch(() => undefined);
       await check;
@@ -393,6 +399,41 @@ export class VectorStore {
     }
   }
 
+  /**
+   * Compares one slice of the keys up to `seen` with the table, in the index's chain so no
+   * catch-up moves either between the two (slices taken in turn, as the BM25 index does); where
+   * they differ, the keys the table lost are removed and those the index lacks are read. A full
+   * rebuild blocked the request thread for 26-29 s at 110,000 vectors whenever another process
+   * had deleted a row (bench:load). True only for an index whose keys are unknown (loaded from a
+   * file saved without them) when its count disagrees: that one is rebuilt.
+   */
+  private async reconcileSlice(scope: VectorScope, index: UsearchIndex, p: Progress): Promise<boolean> {
+    if (!index.knowsKeys()) {
+      const row = await vectorCountBetween(this.store.reader, scope, -1, p.seen).executeTakeFirst();
+      return Number(row?.n ?? 0) !== index.size() - p.ahead.size;
+    }
+    const last = p.seen;
+    if (last < 0) return false;
+    const slices = Math.max(1, Math.ceil(index.size() / SLICE_KEYS));
+    const width = Math.ceil((last + 1) / slices);
+    const slice = p.nextSlice % slices;
+    p.nextSlice = slice + 1;
+    const after = slice * width - 1;
+    const upTo = slice === slices - 1 ? last : Math.min(last, after + width);
+    const indexed = index.keysBetween(after, upTo);
+    const row = await vectorCountBetween(this.store.reader, scope, after, upTo).executeTakeFirst();
+    if (Number(row?.n ?? 0) === indexed.length) return false;
+    const stored = (await vectorKeysAbove(this.store.reader, scope, after).where("chunk_key", "<=", upTo).execute()).map((r) => Number(r.chunk_key));
+    const present = new Set(stored);
+    for (const key of indexed) if (!present.has(key)) index.remove(key);
+    await this.addFromTable(
+      scope,
+      index,
+      stored.filter((key) => !index.has(key)),
+    );
+    return false;
+  }
+
   private async open(scope: VectorScope, name: string, dimensions: number): Promise<UsearchIndex> {
     const opened = await this.openOrRebuild(scope, name, dimensions);
     this.progress.set(name, freshProgress(opened.seen));
@@ -409,10 +450,13 @@ export class VectorStore {
         // predates the rows, and a deletion plus an insertion since the last save leave the
         // count equal with different keys.
         const check = await this.missingKeys(scope, loaded);
+        // Keys the table no longer has (deleted since the save) are removed one by one, when the
+        // file came with its key list.
+        for (const key of check.stale) loaded.remove(key);
         // Rows added since the save (another process kept indexing, or a crash left the file
-        // behind) are read into the loaded index; only keys the table no longer has (deletions
-        // since the save) need a rebuild. Rebuilding on any difference made a second service
-        // process rebuild 110,000 vectors on its first dense query (seconds of stall, bench:load).
+        // behind) are read into the loaded index; without a key list, keys the table no longer has
+        // need a rebuild. Rebuilding on any difference made a second service process rebuild
+        // 110,000 vectors on its first dense query (seconds of stall, bench:load).
         if (loaded.size() === check.rows - check.missing.length) {
           await this.addFromTable(scope, loaded, check.missing);
           return { index: loaded, seen: check.last };
@@ -424,20 +468,27 @@ export class VectorStore {
     return this.rebuild(scope, dimensions);
   }
 
-  /** The scope's rows whose key the index lacks, how many rows it has, and the highest key read. */
-  private async missingKeys(scope: VectorScope, index: UsearchIndex): Promise<{ missing: number[]; rows: number; last: number }> {
+  /**
+   * The scope's rows whose key the index lacks, how many rows it has, the highest key read, and
+   * (when the index knows its keys) the index's keys that the table does not have.
+   */
+  private async missingKeys(scope: VectorScope, index: UsearchIndex): Promise<{ missing: number[]; stale: number[]; rows: number; last: number }> {
     const missing: number[] = [];
+    const stored = new Set<number>();
     let rows = 0;
     let after = -1;
     for (;;) {
       const page = await vectorKeysAbove(this.store.db, scope, after).limit(20_000).execute();
-      if (page.length === 0) return { missing, rows, last: after };
+      if (page.length === 0) break;
       rows += page.length;
       for (const r of page) {
         after = Number(r.chunk_key);
+        if (index.knowsKeys()) stored.add(after);
         if (!index.has(after)) missing.push(after);
       }
     }
+    const stale = index.knowsKeys() ? index.keys().filter((key) => !stored.has(key)) : [];
+    return { missing, stale, rows, last: after };
   }
 
   /** Reads the vectors of `keys` (of the scope's organization) from the table into the index. */
