@@ -27,7 +27,8 @@ const ROOT = process.env.LOAD_SERVER_ROOT ?? fileURLToPath(new URL("..", import.
 /**
  * Starts `src/main.ts` (through tsx) or, with LOAD_SERVER=dist, the built `dist/main.js`.
  * LOAD_SERVER_NODE_ARGS adds node flags (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it);
- * LOAD_SERVER_STDOUT names a file for what the service prints (`--trace-gc`'s lines, say).
+ * LOAD_SERVER_STDOUT names a file for what the service prints (`--trace-gc`'s lines, say), and
+ * LOAD_LOG_LEVEL its log level (default warn; info logs every request with its response time).
  */
 export async function startLoadServer(env: Record<string, string>): Promise<LoadServer> {
   const port = await freePort();
@@ -35,7 +36,7 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
   const nodeArgs = (process.env.LOAD_SERVER_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0);
   const proc = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    env: { ...process.env, LOG_LEVEL: process.env.LOAD_LOG_LEVEL ?? "warn", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", process.env.LOAD_SERVER_STDOUT === undefined ? "ignore" : openSync(process.env.LOAD_SERVER_STDOUT, "w"), "inherit"],
   });
   const pid = proc.pid;
