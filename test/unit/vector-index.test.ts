@@ -178,5 +178,11 @@ describe("vector index: hnsw bulk adds", () => {
     assert.equal(without.knowsKeys(), false);
     assert.deepEqual(without.keysBetween(0, 1000), []);
     assert.equal(without.size(), 49);
+    // The keys it holds, found by asking it about each, are taken; a list that differs is not.
+    assert.equal(without.adoptKeys(loaded.keys().slice(1)), false);
+    assert.equal(without.adoptKeys([...loaded.keys().slice(1), 120]), false);
+    assert.equal(without.knowsKeys(), false);
+    assert.equal(without.adoptKeys(loaded.keys()), true);
+    assert.deepEqual(without.keysBetween(0, 1000).sort(), loaded.keys().sort());
   });
 });

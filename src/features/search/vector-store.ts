@@ -458,6 +458,8 @@ export class VectorStore {
         // need a rebuild. Rebuilding on any difference made a second service process rebuild
         // 110,000 vectors on its first dense query (seconds of stall, bench:load).
         if (loaded.size() === check.rows - check.missing.length) {
+          // A file saved without its key list holds exactly the table's keys it was found to have.
+          loaded.adoptKeys(check.present);
           await this.addFromTable(scope, loaded, check.missing);
           return { index: loaded, seen: check.last };
         }
@@ -472,8 +474,12 @@ export class VectorStore {
    * The scope's rows whose key the index lacks, how many rows it has, the highest key read, and
    * (when the index knows its keys) the index's keys that the table does not have.
    */
-  private async missingKeys(scope: VectorScope, index: UsearchIndex): Promise<{ missing: number[]; stale: number[]; rows: number; last: number }> {
+  private async missingKeys(
+    scope: VectorScope,
+    index: UsearchIndex,
+  ): Promise<{ missing: number[]; stale: number[]; present: number[]; rows: number; last: number }> {
     const missing: number[] = [];
+    const present: number[] = [];
     const stored = new Set<number>();
     let rows = 0;
     let after = -1;
@@ -485,10 +491,11 @@ export class VectorStore {
         after = Number(r.chunk_key);
         if (index.knowsKeys()) stored.add(after);
         if (!index.has(after)) missing.push(after);
+        else if (!index.knowsKeys()) present.push(after);
       }
     }
     const stale = index.knowsKeys() ? index.keys().filter((key) => !stored.has(key)) : [];
-    return { missing, stale, rows, last: after };
+    return { missing, stale, present, rows, last: after };
   }
 
   /** Reads the vectors of `keys` (of the scope's organization) from the table into the index. */
