@@ -1,6 +1,7 @@
 import type { Store } from "../../platform/store/db.js";
 import { InvertedIndex } from "../../engines/bm25/inverted-index.js";
 import { TermStore, type TermScope } from "./term-store.js";
+import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
 
 export type { TermScope };
 
@@ -198,6 +199,8 @@ export class TermIndexes {
         list.push([r.term, r.tf]);
       }
       for (const c of batch) entry.index.add(c.key, c.length, terms.get(c.key) ?? []);
+      // Requests get their turn between batches (a whole load otherwise holds the thread).
+      if (chunks.length > KEY_BATCH) await yieldToEventLoop();
     }
     const last = chunks.reduce((max, c) => Math.max(max, c.key), entry.seen.at(-1)?.key ?? -1);
     if (last > (entry.seen.at(-1)?.key ?? -1)) entry.seen.push({ at: this.now(), key: last });

@@ -7,6 +7,7 @@ import type { Corpus } from "../items/item-types.js";
 import { scopeColumns, type ContentScope } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { UsearchIndex } from "../../engines/vector-index/index.js";
+import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
 
 /** A saved index file against the table: `indexed` null when there is no file. */
 export interface IndexFileCheck {
@@ -493,6 +494,7 @@ export class VectorStore {
         if (!index.has(after)) missing.push(after);
         else if (!index.knowsKeys()) present.push(after);
       }
+      await yieldToEventLoop();
     }
     const stale = index.knowsKeys() ? index.keys().filter((key) => !stored.has(key)) : [];
     return { missing, stale, present, rows, last: after };
@@ -513,6 +515,7 @@ export class VectorStore {
         found.map((r) => fromBlob(r.embedding as Uint8Array)),
         found.length >= PARALLEL_ADD_MIN ? 0 : 1,
       );
+      if (keys.length > 1000) await yieldToEventLoop();
     }
   }
 
@@ -566,6 +569,7 @@ export class VectorStore {
         vectors.push(fromBlob(r.embedding));
       }
       if (keys.length > 0) index.addMany(keys, vectors);
+      await yieldToEventLoop();
     }
     return { index, seen: after };
   }

@@ -7,6 +7,7 @@ import type { ClaimedJob, JobQueue } from "./queue.js";
 import { inSystemScope } from "../store/row-scope.js";
 import { withLogContext } from "../log-context.js";
 import { isStoreUnavailable } from "../store/errors.js";
+import { yieldToEventLoop } from "../util/yield-to-event-loop.js";
 
 export interface JobContext {
   readonly job: ClaimedJob;
@@ -50,8 +51,6 @@ class JobTimeout extends Error {}
 const FAIL_RECORD_RETRIES = 3;
 const FAIL_RECORD_BACKOFF_MS = 200;
 const FAIL_RECORD_BACKOFF_MAX_MS = 1_000;
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Claims jobs from the queue and runs their handlers with bounded concurrency, keeping

@@ -1,12 +1,11 @@
 import { inSystemScope } from "../store/row-scope.js";
+import { yieldToEventLoop } from "./yield-to-event-loop.js";
 
 interface Waiting<I, O> {
   readonly input: I;
   readonly resolve: (output: O) => void;
   readonly reject: (err: unknown) => void;
 }
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Group commit: calls that arrive while a flush is running (or in the same event-loop turn)
@@ -38,7 +37,7 @@ export class Coalescer<I, O> {
     this.draining = true;
     try {
       while (this.waiting.length > 0) {
-        await nextTurn();
+        await yieldToEventLoop();
         const batch = this.waiting.splice(0, this.maxBatch);
         await this.run(batch);
       }
