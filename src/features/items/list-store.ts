@@ -42,9 +42,40 @@ export class ListStore {
       .selectFrom("context_items as ci")
       .where(visibleItem(this.backend, "ci", v))
       .where(foldThreads ? sql<SqlBool>`NOT ${foldedItem(this.backend, "ci", v)}` : sql<SqlBool>`1 = 1`);
-    const counted = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+    const total = (await this.keptTotal(v, foldThreads)) ?? Number((await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst())?.n ?? 0);
     const rows = await base.selectAll("ci").orderBy("ci.created_at", "desc").orderBy("ci.source_id").limit(limit).offset(offset).execute();
-    return { total: Number(counted?.n ?? 0), rows };
+    return { total, rows };
+  }
+
+  /**
+   * On SQLite, the total of a list that filters by scope alone, from the counts its triggers keep
+   * (migration 18), less the items past their expiry and not yet purged; null when the list
+   * filters further (the caller counts the rows). Every field of Visibility is named here, so a
+   * new filter cannot be left out of the decision silently.
+   */
+  private async keptTotal(v: Visibility, foldThreads: boolean): Promise<number | null> {
+    const { orgId, databaseId, collection, collections, corpora, now, ids, metadata, additional, sourceFields, principals, excludeConnectorItems, ...rest } = v;
+    const unknown: Record<string, never> = rest;
+    const filtersFurther =
+      foldThreads ||
+      ids !== null ||
+      principals !== null ||
+      excludeConnectorItems === true ||
+      Object.keys(metadata).length > 0 ||
+      Object.keys(additional).length > 0 ||
+      Object.values(sourceFields).some((value) => value !== undefined) ||
+      Object.keys(unknown).length > 0;
+    if (this.backend !== "sqlite" || filtersFurther || corpora.length === 0) return null;
+    const scope = collections && collections.length > 0 ? collections : [collection];
+    const { rows } = await sql<{ kept: number | null; expired: number }>`
+      SELECT
+        (SELECT sum(items) FROM context_item_counts
+          WHERE org_id = ${orgId} AND database_id = ${databaseId} AND corpus IN (${sql.join([...corpora])}) AND collection IN (${sql.join([...scope])})) AS kept,
+        (SELECT count(*) FROM context_items INDEXED BY context_items_expiring
+          WHERE database_id = ${databaseId} AND corpus IN (${sql.join([...corpora])}) AND collection IN (${sql.join([...scope])})
+            AND expires_at <= ${now} AND org_id = ${orgId}) AS expired`.execute(this.db);
+    const row = rows[0];
+    return row === undefined ? null : Number(row.kept ?? 0) - Number(row.expired);
   }
 
   /** Visible folded items whose parent is one of `parentKeys` or (when given) whose thread is one of `threadKeys`. */

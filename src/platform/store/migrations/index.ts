@@ -15,6 +15,7 @@ import { migration0014 } from "./0014-covering-scope-indexes.js";
 import { migration0015 } from "./0015-covering-visibility-indexes.js";
 import { migration0016 } from "./0016-rate-limit-buckets-sqlite.js";
 import { migration0017 } from "./0017-vector-scope-keys-sqlite.js";
+import { migration0018 } from "./0018-item-counts-sqlite.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0015,
   migration0016,
   migration0017,
+  migration0018,
 ];

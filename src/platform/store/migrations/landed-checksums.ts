@@ -21,4 +21,5 @@ export const LANDED_CHECKSUMS: Readonly<Record<number, string>> = {
   15: "d45f124bf4ea5de6ab6b34e3bd935280e1e8f67fca9275b70d44cd5dcb428526",
   16: "959cedc72b1af03808a164daa622da8a54b862509b924a9afdfa5eecd3fd5f61",
   17: "48e379ef9ed4f276f153e75e8b490289880822d418789cfdb497bdc31d488bde",
+  18: "d030e96baaaf6ff5dd123a59dc48a2ff5894b6e261a016d5f7df371aed36a2e0",
 };
