@@ -1,6 +1,8 @@
 // What bench:load records per request kind and how it prints it.
 import { percentile } from "./bench-utils.js";
 
+const WINDOW_S = 10;
+
 interface KindStats {
   count: number;
   latencies: number[];
@@ -15,11 +17,19 @@ export class PhaseStats {
 
   constructor(readonly name: string) {}
 
+  /** Query latencies by the 10-second window of their scheduled start (where in the phase the tail is). */
+  private readonly queryWindows: number[][] = [];
+
   /** Set once the phase is reported: a request that answers later was already counted as TIMEOUT. */
   closed = false;
 
-  record(kind: string, latencyMs: number, errorCode: string | null): void {
+  record(kind: string, latencyMs: number, errorCode: string | null, scheduledAtS = 0): void {
     if (this.closed) return;
+    if (kind.startsWith("query") && !Number.isNaN(latencyMs)) {
+      const w = Math.floor(scheduledAtS / WINDOW_S);
+      while (this.queryWindows.length <= w) this.queryWindows.push([]);
+      this.queryWindows[w]?.push(latencyMs);
+    }
     let stats = this.kinds.get(kind);
     if (stats === undefined) {
       stats = { count: 0, latencies: [], errors: new Map() };
@@ -66,6 +76,11 @@ export class PhaseStats {
     for (const [kind, s] of rows) if (kind.startsWith("query")) for (const [c, n] of s.errors) queryErrors.set(c, (queryErrors.get(c) ?? 0) + n);
     const queryCount = rows.reduce((n, [kind, s]) => n + (kind.startsWith("query") ? s.count : 0), 0);
     line("query (all)", queryCount, this.latencies("query"), queryErrors);
+    const windows = this.queryWindows.map((w, i) => {
+      const sorted = [...w].sort((a, b) => a - b);
+      return `${i * WINDOW_S}-${(i + 1) * WINDOW_S}s ${percentile(sorted, 0.5).toFixed(0)}/${percentile(sorted, 0.99).toFixed(0)}`;
+    });
+    console.log(`query p50/p99 (ms) by ${WINDOW_S} s window of the phase: ${windows.join(", ")}`);
     const lags = [...this.startLags].sort((a, b) => a - b);
     console.log(`client start lag behind schedule: p99 ${percentile(lags, 0.99).toFixed(1)} ms, max ${(lags.at(-1) ?? 0).toFixed(1)} ms`);
   }

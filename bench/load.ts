@@ -135,7 +135,16 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
   const interval = 1000 / RPS;
   const inFlight = new Set<Promise<void>>();
   const cpuBefore = service.cpuSeconds();
+  // The service's CPU in each 10-second window: whether a slow window is a busier one.
+  const cpuWindows: number[] = [];
+  let cpuMark = cpuBefore;
+  const cpuTimer = setInterval(() => {
+    const now = service.cpuSeconds();
+    cpuWindows.push(now - cpuMark);
+    cpuMark = now;
+  }, 10_000);
   const start = performance.now();
+  console.log(`${name} starts at ${new Date().toISOString()}`);
   let next = 0;
   while (next < total) {
     const now = performance.now();
@@ -148,8 +157,8 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
         continue;
       }
       const request: Promise<void> = send(kind, state).then(
-        () => stats.record(kind, performance.now() - scheduled, null),
-        (err: unknown) => stats.record(kind, performance.now() - scheduled, codeOf(err)),
+        () => stats.record(kind, performance.now() - scheduled, null, (scheduled - start) / 1000),
+        (err: unknown) => stats.record(kind, performance.now() - scheduled, codeOf(err), (scheduled - start) / 1000),
       );
       inFlight.add(request);
       void request.finally(() => inFlight.delete(request));
@@ -159,6 +168,7 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
   const drained = await Promise.race([Promise.all(inFlight).then(() => true), sleep(DRAIN_MS).then(() => false)]);
   if (!drained) for (let i = 0; i < inFlight.size; i++) stats.record("unanswered", DRAIN_MS, "TIMEOUT");
   stats.closed = true;
+  clearInterval(cpuTimer);
   const cpu = service.cpuSeconds() - cpuBefore;
   // Over the phase and its drain: work a phase leaves queued is done (and counted) while it drains.
   const wall = (performance.now() - start) / 1000;
@@ -166,5 +176,6 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
   console.log(
     `service CPU: ${cpu.toFixed(1)} s in ${wall.toFixed(0)} s (phase and drain; ${((cpu / wall) * 100).toFixed(0)}% of one core), ${((cpu * 1000) / total).toFixed(1)} ms per request sent`,
   );
+  console.log(`service CPU by 10 s window (% of one core): ${cpuWindows.map((c) => ((c / 10) * 100).toFixed(0)).join(", ")}`);
   return stats;
 }
