@@ -11,6 +11,7 @@ import { scopedPostgresDialect, type SessionRole } from "./scoped-dialect.js";
 import type { Schema } from "./schema.js";
 import { WriteHealth } from "./write-health.js";
 import { cachingStatements } from "./statement-cache.js";
+import { startWalCheckpointer } from "./wal-checkpointer.js";
 
 export type Backend = "sqlite" | "postgres";
 
@@ -116,14 +117,23 @@ async function probeWrite(store: Pick<Store, "transaction">): Promise<void> {
  */
 const SQLITE_CACHE_KIB = -65_536;
 
+/** SQLite's own automatic checkpoint threshold, restored should the checkpointer thread end. */
+const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
 function openSqlite(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true });
-  const file = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
+  const path = join(dataDir, "context-store.sqlite");
+  const file = new BetterSqlite3(path);
   file.pragma("journal_mode = WAL");
   file.pragma("synchronous = NORMAL");
   file.pragma("busy_timeout = 10000");
   file.pragma("foreign_keys = ON");
   file.pragma(`cache_size = ${SQLITE_CACHE_KIB}`);
+  // Checkpoints run on a thread of their own (wal-checkpointer.ts), not inside a request's COMMIT.
+  file.pragma("wal_autocheckpoint = 0");
+  const checkpointer = startWalCheckpointer(path, () => {
+    if (file.open) file.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES}`);
+  });
   const health = new WriteHealth();
   const db = new Kysely<Schema>({ dialect: observedDialect(new SqliteDialect({ database: cachingStatements(file) }), (err) => health.observe(err)) });
   const readFile = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
@@ -145,6 +155,7 @@ function openSqlite(dataDir: string): Store {
     },
     probeWrite: () => probeWrite(store),
     async close() {
+      await checkpointer.stop();
       await reader.destroy();
       await db.destroy();
     },

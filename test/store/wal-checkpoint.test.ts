@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { sql } from "kysely";
+import { openStore } from "../../src/platform/store/db.js";
+import { eventually } from "../helpers/harness.js";
+
+/*
+ * The embedded store's checkpoints run on a thread of their own (wal-checkpointer.ts): commits on
+ * the request thread never copy the log into the database file. SQLite-specific, so it opens an
+ * embedded store whichever backend the suite runs on.
+ */
+test("the embedded store's log reaches the database file through the checkpointer, not through commits", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wal-checkpoint-"));
+  const store = openStore({ databaseUrl: null, dataDir: dir });
+  try {
+    const auto = await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(store.db);
+    assert.equal(Number(auto.rows[0]?.wal_autocheckpoint), 0, "commits run no checkpoint");
+    await sql`CREATE TABLE filler (v TEXT NOT NULL)`.execute(store.db);
+    const fileSize = (): number => statSync(join(dir, "context-store.sqlite")).size;
+    const before = fileSize();
+    // 2 MB: half of SQLite's automatic threshold (1,000 pages of 4 KB), so only the checkpointer copies it.
+    for (let i = 0; i < 20; i++) await sql`INSERT INTO filler (v) VALUES (${"x".repeat(100_000)})`.execute(store.db);
+    await eventually(async () => fileSize() > before + 1_500_000, 10_000, 50);
+    const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(store.reader);
+    assert.equal(Number(rows.rows[0]?.n), 20);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
