@@ -50,6 +50,8 @@ export interface Application {
   readonly queryLog: QueryLog;
   /** The search indexes loading in the background at start (WARM_UP_INDEXES); resolves to the scopes loaded. */
   readonly indexesWarm: Promise<TermScope[]>;
+  /** The same, once the embedder and the extraction workers have started as well (a process joining a serving cluster waits for it). */
+  readonly warm: Promise<TermScope[]>;
   /** Connector records, sync control (scheduler pass) and the sync engine. */
   readonly connectors: Connectors;
   /**
@@ -91,6 +93,7 @@ export async function createApplication(config: Config, options: ApplicationOpti
     outbox: context.webhooks.outbox,
     queryLog: features.queryLog,
     indexesWarm: warmUp.indexesWarm,
+    warm: warmUp.warm,
     connectors: features.connectors,
     close: closer(config, { platform, context, features, worker, server, warmUp }),
   };

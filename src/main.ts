@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   // A store without any organization (and no BOOTSTRAP_API_KEY) would answer nothing but 401.
   const firstRun = config.bootstrapApiKeys.length === 0 ? await inSystemScope(() => app.orgs.createFirstOrganization()) : null;
   if (cluster.isWorker && process.env.LISTEN_WHEN_WARM === "1") {
-    const scopes = await app.indexesWarm;
+    // Its first requests would otherwise pay for loading the embedding and extraction models too.
+    const scopes = await app.warm;
     app.server.log.info({ scopes: scopes.length }, "search indexes loaded before listening");
   }
   await app.server.listen({ port: config.port, host: config.host });

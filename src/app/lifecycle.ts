@@ -15,6 +15,8 @@ const JOB_DRAIN_SHARE = 0.6;
 export interface WarmUp {
   /** Resolves to the scopes loaded (none when WARM_UP_INDEXES is off or loading failed). */
   readonly indexesWarm: Promise<TermScope[]>;
+  /** The same scopes, once the extraction workers and the embedder have started too (or failed to). */
+  readonly warm: Promise<TermScope[]>;
   readonly abort: AbortController;
 }
 
@@ -29,12 +31,19 @@ export function startWarmUp(config: Config, { logger, store, extraction, embedde
     : Promise.resolve([]);
   // A store with content will be queried: the extraction workers (query names) and the
   // embedder (query vectors) start now too.
-  void indexesWarm
-    .then(async (scopes) => {
-      if (scopes.length > 0 && !abort.signal.aborted) await Promise.all([extraction.warmUp(), embedder.warmUp()]);
-    })
-    .catch((err: unknown) => logger.warn({ err }, "starting the extraction workers or the embedder failed; they start on first use"));
-  return { indexesWarm, abort };
+  const warm = indexesWarm.then(async (scopes) => {
+    try {
+      if (scopes.length > 0 && !abort.signal.aborted) {
+        const started = performance.now();
+        await Promise.all([extraction.warmUp(), embedder.warmUp()]);
+        logger.info({ ms: Math.round(performance.now() - started) }, "embedder and extraction workers started");
+      }
+    } catch (err) {
+      logger.warn({ err }, "starting the extraction workers or the embedder failed; they start on first use");
+    }
+    return scopes;
+  });
+  return { indexesWarm, warm, abort };
 }
 
 export interface Running {
