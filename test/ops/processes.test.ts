@@ -113,41 +113,37 @@ test("PROCESSES=2: feedback sent to the other process right after its query is a
   }
 });
 
-test(
-  "PROCESSES=2: a process started while another serves listens once its search indexes are loaded and its embedder and extraction workers started",
-  { timeout: 180_000 },
-  async (t) => {
-    const db = await createTestDb();
-    t.after(() => db.drop());
-    const seeded = await startTestApp({}, db);
-    try {
-      await createReadyDatabase(seeded, "warm");
-      await ingestMultipart(seeded, {
-        type: "knowledge",
-        database: "warm",
-        app_knowledge: JSON.stringify([{ id: "k1", type: "note", content: { text: "Harbour cranes unload containers at dawn." } }]),
-      });
-      await waitTerminal(seeded, "warm", ["k1"]);
-    } finally {
-      await seeded.close();
-    }
-    const server = await startServerProcess(
-      t,
-      db,
-      { PROCESSES: "2", BOOTSTRAP_API_KEY: randomBytes(24).toString("hex"), LOG_LEVEL: "info" },
-      { captureStderr: true },
-    );
-    t.after(() => server.stop());
-    await bothListening(server);
-    const out = server.stdout();
-    const loaded = [...out.matchAll(/"scopes":(\d+),"msg":"search indexes loaded before listening"/g)];
-    // The first process listens at once (nothing else serves yet); the second only after its load.
-    assert.equal(loaded.length, 1, out.slice(-3000));
-    assert.equal(loaded[0]![1], "1");
-    assert.ok(loaded[0]!.index < out.indexOf("all service processes listening"));
-    // ...and once its embedder and extraction workers have started: its first requests do not load models.
-    const pid = /"pid":(\d+)[^\n]*"msg":"search indexes loaded before listening"/.exec(out)?.[1];
-    const started = out.search(new RegExp(`"pid":${pid}[^\\n]*"msg":"embedder and extraction workers started"`));
-    assert.ok(started >= 0 && started < loaded[0]!.index, out.slice(-3000));
-  },
-);
+test("PROCESSES=2: a process started while another serves listens once its indexes and models are warm", { timeout: 180_000 }, async (t) => {
+  const db = await createTestDb();
+  t.after(() => db.drop());
+  const seeded = await startTestApp({}, db);
+  try {
+    await createReadyDatabase(seeded, "warm");
+    await ingestMultipart(seeded, {
+      type: "knowledge",
+      database: "warm",
+      app_knowledge: JSON.stringify([{ id: "k1", type: "note", content: { text: "Harbour cranes unload containers at dawn." } }]),
+    });
+    await waitTerminal(seeded, "warm", ["k1"]);
+  } finally {
+    await seeded.close();
+  }
+  const server = await startServerProcess(
+    t,
+    db,
+    { PROCESSES: "2", BOOTSTRAP_API_KEY: randomBytes(24).toString("hex"), LOG_LEVEL: "info" },
+    { captureStderr: true },
+  );
+  t.after(() => server.stop());
+  await bothListening(server);
+  const out = server.stdout();
+  const loaded = [...out.matchAll(/"scopes":(\d+),"msg":"search indexes loaded before listening"/g)];
+  // The first process listens at once (nothing else serves yet); the second only after its load.
+  assert.equal(loaded.length, 1, out.slice(-3000));
+  assert.equal(loaded[0]![1], "1");
+  assert.ok(loaded[0]!.index < out.indexOf("all service processes listening"));
+  // ...and once its embedder and extraction workers have started: its first requests do not load models.
+  const pid = /"pid":(\d+)[^\n]*"msg":"search indexes loaded before listening"/.exec(out)?.[1];
+  const started = out.search(new RegExp(`"pid":${pid}[^\\n]*"msg":"embedder and extraction workers started"`));
+  assert.ok(started >= 0 && started < loaded[0]!.index, out.slice(-3000));
+});

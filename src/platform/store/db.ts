@@ -136,7 +136,7 @@ function openSqlite(dataDir: string): Store {
   });
   const health = new WriteHealth();
   const db = new Kysely<Schema>({ dialect: observedDialect(new SqliteDialect({ database: cachingStatements(file) }), (err) => health.observe(err)) });
-  const readFile = new BetterSqlite3(join(dataDir, "context-store.sqlite"));
+  const readFile = new BetterSqlite3(path);
   readFile.pragma("busy_timeout = 10000");
   readFile.pragma("query_only = ON");
   readFile.pragma(`cache_size = ${SQLITE_CACHE_KIB}`);
