@@ -135,6 +135,8 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
   const interval = 1000 / RPS;
   const inFlight = new Set<Promise<void>>();
   const cpuBefore = service.cpuSeconds();
+  // This process's own CPU: it shares the machine's cores with the service.
+  const ownBefore = process.cpuUsage();
   // The service's CPU in each 10-second window: whether a slow window is a busier one.
   const cpuWindows: number[] = [];
   let cpuMark = cpuBefore;
@@ -170,6 +172,7 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
   stats.closed = true;
   clearInterval(cpuTimer);
   const cpu = service.cpuSeconds() - cpuBefore;
+  const own = process.cpuUsage(ownBefore);
   // Over the phase and its drain: work a phase leaves queued is done (and counted) while it drains.
   const wall = (performance.now() - start) / 1000;
   stats.print(seconds);
@@ -177,5 +180,6 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
     `service CPU: ${cpu.toFixed(1)} s in ${wall.toFixed(0)} s (phase and drain; ${((cpu / wall) * 100).toFixed(0)}% of one core), ${((cpu * 1000) / total).toFixed(1)} ms per request sent`,
   );
   console.log(`service CPU by 10 s window (% of one core): ${cpuWindows.map((c) => ((c / 10) * 100).toFixed(0)).join(", ")}`);
+  console.log(`load generator CPU (this process): ${(((own.user + own.system) / 1e6 / wall) * 100).toFixed(0)}% of one core`);
   return stats;
 }

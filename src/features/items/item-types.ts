@@ -1,6 +1,8 @@
 import type { OrgTenancy } from "../../platform/tenancy.js";
 /** The words of the items feature: which corpus an item is in, where it came from, how far its indexing got. */
 export type Corpus = "knowledge" | "memory";
+/** Both corpora, in the order they are listed and searched. */
+export const CORPORA: readonly Corpus[] = ["knowledge", "memory"];
 
 export type IndexingStatus = "queued" | "processing" | "graph_creation" | "completed" | "errored";
 

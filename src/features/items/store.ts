@@ -2,7 +2,7 @@ import type { Executor } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { ContextChunksTable, ContextItemsTable } from "./rows.js";
 import type { Corpus, IndexingStatus } from "./item-types.js";
-import { scopeColumns, type ContentScope } from "./item-types.js";
+import { CORPORA, scopeColumns, type ContentScope } from "./item-types.js";
 
 export type ItemRow = ContextItemsTable;
 /** A stored chunk, its key as a number on both backends. */
@@ -308,15 +308,7 @@ export class ItemStore {
 
   /** Indexing states of the items of one collection with these public ids (of one corpus, or both). */
   async statuses(scope: Omit<ItemScope, "corpus">, sourceIds: readonly string[], corpus: Corpus | null): Promise<ItemStatusRow[]> {
-    let q = this.db
-      .selectFrom("context_items")
-      .select(["source_id", "status", "error_code", "message"])
-      .where("org_id", "=", scope.orgId)
-      .where("database_id", "=", scope.databaseId)
-      .where("collection", "=", scope.collection)
-      .where("source_id", "in", [...sourceIds]);
-    if (corpus !== null) q = q.where("corpus", "=", corpus);
-    return q.execute();
+    return itemStatusesQuery(this.db, scope, sourceIds, corpus).execute();
   }
 
   /**
@@ -344,4 +336,21 @@ export class ItemStore {
       .limit(limit)
       .execute();
   }
+}
+
+/**
+ * The statement of ItemStore.statuses. Both corpora are named when either may hold the ids: the
+ * unique (database, corpus, collection, source_id) index then serves it, where without the corpus
+ * SQLite walked every item of the database (21.6 ms for 8 ids at 110,000 items, for a client
+ * polling its ingest status).
+ */
+export function itemStatusesQuery(db: Executor, scope: Omit<ItemScope, "corpus">, sourceIds: readonly string[], corpus: Corpus | null) {
+  return db
+    .selectFrom("context_items")
+    .select(["source_id", "status", "error_code", "message"])
+    .where("org_id", "=", scope.orgId)
+    .where("database_id", "=", scope.databaseId)
+    .where("corpus", "in", corpus === null ? CORPORA : [corpus])
+    .where("collection", "=", scope.collection)
+    .where("source_id", "in", [...sourceIds]);
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
-import { scopeColumns, type ContentScope } from "../items/item-types.js";
+import { CORPORA, scopeColumns, type ContentScope } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { UsearchIndex } from "../../engines/vector-index/index.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
@@ -48,7 +48,6 @@ const toBlob = (v: Float32Array): Uint8Array => new Uint8Array(v.buffer, v.byteO
 const fromBlob = (b: Uint8Array): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 /** Below this many vectors a bulk insert runs on one native thread (starting threads costs more). */
 const PARALLEL_ADD_MIN = 16;
-const CORPORA: readonly Corpus[] = ["knowledge", "memory"];
 /** The corpus as an SQL literal (a closed set), so the planner matches the per-corpus partial index. */
 const corpusLiteral = (corpus: Corpus): string => (corpus === "memory" ? "'memory'" : "'knowledge'");
 const toPgVector = (v: Float32Array): string => `[${Array.from(v).join(",")}]`;
