@@ -1,7 +1,8 @@
 // What bench:load records per request kind and how it prints it.
 import { percentile } from "./bench-utils.js";
 
-const WINDOW_S = 10;
+/** LOAD_WINDOW_S (default 10) narrows the windows (1: where in the first seconds a tail starts). */
+const WINDOW_S = Number(process.env.LOAD_WINDOW_S ?? 10);
 
 interface KindStats {
   count: number;

@@ -59,11 +59,18 @@ console.log(
 console.log(`mix per ${RUN_MIX.length} requests: ${RUN_MIX.join(", ")}; ${RPS} requests/s; phase 1 ${LOAD_SECONDS} s, soak ${SOAK_SECONDS} s`);
 
 // Warm-up, not measured: the indexes load on the first queries, the embedder on the first embedding.
+const WARM_REQUESTS = Number(process.env.LOAD_WARM_REQUESTS ?? 40);
 const warmStarted = performance.now();
-for (let i = 0; i < 40; i++) {
+for (let i = 0; i < WARM_REQUESTS; i++) {
   const kind = MIX[i % MIX.length] ?? "query fast";
   await send(kind, state).catch((err: unknown) => console.log(`warm-up ${kind}: ${codeOf(err)} ${err instanceof Error ? err.message : ""}`));
 }
+// Then the mix at a low rate (LOAD_WARM_RPS, default 20/s, for LOAD_WARM_SECONDS, default 10), not
+// counted: the sequential requests above reuse one connection, so with PROCESSES > 1 they reach one
+// process, and the others would meet their first requests (statements prepared, code compiled,
+// caches filled) at the full rate. A service that has run for a while is what the phase measures.
+const WARM_SECONDS = Number(process.env.LOAD_WARM_SECONDS ?? 10);
+if (WARM_SECONDS > 0) await runPhase("warm-up at a low rate", WARM_SECONDS, server, Number(process.env.LOAD_WARM_RPS ?? 20), true);
 // The service loads the search indexes of the stored scopes in the background at start (110k
 // chunks' postings: tens of seconds of its CPU on a busy machine); the load starts once it is quiet.
 const settleDeadline = performance.now() + Number(process.env.LOAD_SETTLE_MAX_S ?? 300) * 1000;
@@ -74,7 +81,7 @@ for (let before = server.cpuSeconds(); performance.now() < settleDeadline;) {
   if (used < 0.4) break;
 }
 console.log(
-  `warm-up: 40 sequential requests, then the service's start-up work settled, in ${((performance.now() - warmStarted) / 1000).toFixed(1)} s; service RSS ${server.rssMb().toFixed(0)} MB`,
+  `warm-up: ${WARM_REQUESTS} sequential requests, ${WARM_SECONDS} s at a low rate, then the service's start-up work settled, in ${((performance.now() - warmStarted) / 1000).toFixed(1)} s; service RSS ${server.rssMb().toFixed(0)} MB`,
 );
 
 const tracker = new IndexingTracker(state);
@@ -129,10 +136,10 @@ function percentileOf(sorted: number[], p: number): number {
 }
 
 /** One phase of the open-loop schedule: request i starts at start + i / RPS. */
-async function runPhase(name: string, seconds: number, service: LoadServer): Promise<PhaseStats> {
+async function runPhase(name: string, seconds: number, service: LoadServer, rps = RPS, quiet = false): Promise<PhaseStats> {
   const stats = new PhaseStats(name);
-  const total = Math.round(seconds * RPS);
-  const interval = 1000 / RPS;
+  const total = Math.round(seconds * rps);
+  const interval = 1000 / rps;
   const inFlight = new Set<Promise<void>>();
   const cpuBefore = service.cpuSeconds();
   // This process's own CPU: it shares the machine's cores with the service.
@@ -146,7 +153,7 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
     cpuMark = now;
   }, 10_000);
   const start = performance.now();
-  console.log(`${name} starts at ${new Date().toISOString()}`);
+  if (!quiet) console.log(`${name} starts at ${new Date().toISOString()}`);
   let next = 0;
   while (next < total) {
     const now = performance.now();
@@ -175,6 +182,12 @@ async function runPhase(name: string, seconds: number, service: LoadServer): Pro
   const own = process.cpuUsage(ownBefore);
   // Over the phase and its drain: work a phase leaves queued is done (and counted) while it drains.
   const wall = (performance.now() - start) / 1000;
+  if (quiet) {
+    console.log(
+      `${name}: ${total} requests in ${seconds} s (${rps}/s), ${stats.errorCount()} errors, query p99 ${percentileOf(stats.latencies("query"), 0.99).toFixed(1)} ms (not counted)`,
+    );
+    return stats;
+  }
   stats.print(seconds);
   console.log(
     `service CPU: ${cpu.toFixed(1)} s in ${wall.toFixed(0)} s (phase and drain; ${((cpu / wall) * 100).toFixed(0)}% of one core), ${((cpu * 1000) / total).toFixed(1)} ms per request sent`,

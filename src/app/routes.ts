@@ -64,6 +64,7 @@ export async function buildServer(config: Config, platform: Platform, context: C
   const server = await createServer({
     logger: platform.logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    maxRequestsPerConnection: config.maxRequestsPerConnection,
     orgs: features.orgs,
     limiter: createRateLimiter(store, config.rateLimitPerMinute, platform.logger, config.processes > 1),
     onResponse: (method, route, status, seconds) => platform.metrics.request(method, route, status, seconds),

@@ -47,6 +47,14 @@ export interface Config {
   readonly warmUpIndexes: boolean;
   /** Max JSON body size for v2 routes. */
   readonly bodyLimitBytes: number;
+  /**
+   * Requests one keep-alive connection may carry before the server closes it (0: no limit). With
+   * PROCESSES > 1 the cluster hands out connections, not requests, and a client's pool sends most
+   * requests on its first free connection: one process took 100% of a core while the other idled at
+   * 13-45% (bench:load). Closing a connection after this many requests makes clients reconnect, and
+   * the new connection goes to the next process.
+   */
+  readonly maxRequestsPerConnection: number;
   /** How often lost pipeline jobs are looked for (the ingest.reconcile job's interval). */
   readonly reconcileIntervalMs: number;
   /** A non-terminal item untouched this long is checked by reconcile for a lost or dead job. */
@@ -313,6 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobPollMs: int(env, "JOB_POLL_MS", 250, 10, 60_000),
     warmUpIndexes: bool(env, "WARM_UP_INDEXES", true),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxRequestsPerConnection: int(env, "HTTP_MAX_REQUESTS_PER_CONNECTION", 50, 0, 1_000_000),
     reconcileIntervalMs: int(env, "RECONCILE_INTERVAL_MS", 60_000, 100, 24 * 3_600_000),
     reconcileStaleAfterMs: int(env, "RECONCILE_STALE_AFTER_MS", 2 * 60_000, 0, 7 * 24 * 3_600_000),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 100, 600_000),

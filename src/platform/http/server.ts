@@ -23,6 +23,8 @@ export interface ServerDeps {
   /** The application's logger; request logs are its children. */
   readonly logger: FastifyBaseLogger;
   readonly bodyLimitBytes: number;
+  /** Requests one keep-alive connection carries before it is closed (0: unlimited); see Config. */
+  readonly maxRequestsPerConnection: number;
   readonly orgs: OrgService;
   readonly limiter: RequestLimiter;
   /** Told of every answered request: method, route template (undefined when none matched), status, seconds. */
@@ -66,6 +68,8 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     // undocumented 414 before any route ran. Node's header limit (16 KB) still bounds the URL.
     routerOptions: { maxParamLength: 16_384 },
     return503OnClosing: true,
+    // Node answers the last request with `Connection: close` and then closes, so the client reconnects.
+    maxRequestsPerSocket: deps.maxRequestsPerConnection,
     forceCloseConnections: false,
     ajv: { customOptions: {} },
   });
