@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import type { Config } from "../platform/config.js";
 import { createLogger } from "../platform/logger.js";
+import { relayClusterMetrics } from "../platform/metrics/cluster-metrics.js";
 
 /** Wait before a service process that died is started again (a crash loop starts one a second). */
 const RESTART_DELAY_MS = 1_000;
@@ -13,6 +14,7 @@ const RESTART_DELAY_MS = 1_000;
  * started again, listen once their search indexes are loaded. A process that dies
  * after start-up is started again in its role; one that fails to start ends the primary with its
  * exit code. SIGTERM and SIGINT are passed on, and the primary exits once every process has.
+ * It also relays /metrics collections between the processes (cluster-metrics.ts).
  */
 export function runPrimary(config: Config): void {
   const logger = createLogger(config.logLevel);
@@ -66,5 +68,6 @@ export function runPrimary(config: Config): void {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  relayClusterMetrics();
   fork(0);
 }

@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { join } from "node:path";
 import { registerConnectorRoutes } from "../features/connectors/routes.js";
 import { registerConsoleRoutes } from "../features/console/routes.js";
@@ -24,6 +25,7 @@ import type { App } from "../platform/http/app-type.js";
 import { publicUrlOf } from "../platform/http/public-url.js";
 import { createRateLimiter } from "../platform/http/rate-limit.js";
 import { createServer } from "../platform/http/server.js";
+import { joinClusterMetrics } from "../platform/metrics/cluster-metrics.js";
 import type { WorkerPool } from "../platform/jobs/worker-pool.js";
 import { archiveLimitsOf, type ContextFeatures } from "./context-features.js";
 import type { Features } from "./features.js";
@@ -35,26 +37,37 @@ const WORKER_STALL_MIN_MS = 30_000;
 /** Estimated bytes per BM25 posting held in memory (10 to 20 measured; see README, Scaling out). */
 const BM25_BYTES_PER_POSTING = 16;
 
-/** /metrics: the instruments, with the queue read from the store and the indexes' memory sampled at each scrape. */
-function metricsSource({ metrics, queue, logger }: Platform, features: Features, context: ContextFeatures): MetricsSource {
-  return {
-    contentType: metrics.contentType,
-    async render() {
-      const depth = await queue.depthByKind().catch((err: unknown) => {
-        logger.warn({ err }, "metrics: the job queue could not be read; its gauges keep their last values");
-        return null;
-      });
-      const postings = features.termIndexes.postings;
-      const vectors = context.vectors.memory();
-      return metrics.render(depth, {
-        bm25Postings: postings,
-        bm25Bytes: postings * BM25_BYTES_PER_POSTING,
-        vectors: vectors.vectors,
-        vectorBytes: vectors.bytes,
-        vectorRebuilds: vectors.rebuilds,
-      });
-    },
+/**
+ * /metrics: the instruments, with the queue read from the store and the indexes' memory sampled at
+ * each scrape. With PROCESSES > 1, every service process's instruments merged (cluster-metrics.ts).
+ */
+function metricsSource(config: Config, { metrics, queue, logger }: Platform, features: Features, context: ContextFeatures): MetricsSource {
+  const sample = async (): Promise<void> => {
+    const depth = await queue.depthByKind().catch((err: unknown) => {
+      logger.warn({ err }, "metrics: the job queue could not be read; its gauges keep their last values");
+      return null;
+    });
+    const postings = features.termIndexes.postings;
+    const vectors = context.vectors.memory();
+    metrics.sample(depth, {
+      bm25Postings: postings,
+      bm25Bytes: postings * BM25_BYTES_PER_POSTING,
+      vectors: vectors.vectors,
+      vectorBytes: vectors.bytes,
+      vectorRebuilds: vectors.rebuilds,
+    });
   };
+  const render =
+    config.processes > 1 && cluster.isWorker
+      ? joinClusterMetrics(async () => {
+          await sample();
+          return metrics.snapshot();
+        })
+      : async () => {
+          await sample();
+          return metrics.render();
+        };
+  return { contentType: metrics.contentType, render };
 }
 
 /** The HTTP server with every feature's routes, ready to listen. */
@@ -81,7 +94,7 @@ export async function buildServer(config: Config, platform: Platform, context: C
     workersRunning: () => worker.running,
     vectorsReady: (database, corpus) => vectors.ready(database, corpus),
   });
-  registerMetricsRoutes(server, metricsSource(platform, features, context), config.metricsToken);
+  registerMetricsRoutes(server, metricsSource(config, platform, features, context), config.metricsToken);
   registerDatabaseRoutes(server, databases, features.stats, readiness);
   registerLegacyTenantRoutes(server, databases, features.stats, readiness);
   const uploads: UploadLimits = {

@@ -2,18 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createReadyDatabase, eventually, field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { waitTerminal } from "../helpers/ingest.js";
+import { sampleOf as sample } from "../helpers/prometheus.js";
 import { createTestDb } from "../helpers/test-db.js";
 import { startReceiver } from "../helpers/webhook-receiver.js";
-
-/** The value of one series of the exposition text (labels in the order prom-client writes them), or null when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | null {
-  const rendered = Object.entries(labels)
-    .map(([k, v]) => `${k}="${v}"`)
-    .join(",");
-  const head = rendered === "" ? `${name} ` : `${name}{${rendered}} `;
-  const line = text.split("\n").find((l) => l.startsWith(head));
-  return line === undefined ? null : Number(line.slice(head.length));
-}
 
 async function scrape(t: TestApp, headers: Record<string, string> = {}): Promise<string> {
   const res = await t.request("GET", "/metrics", { key: null, headers });

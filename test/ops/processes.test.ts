@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { childrenOf } from "../../bench/proc-stat.js";
 import { createReadyDatabase, eventually, startTestApp } from "../helpers/harness.js";
 import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
+import { sampleOf } from "../helpers/prometheus.js";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process.js";
 import { createTestDb } from "../helpers/test-db.js";
 
@@ -82,6 +83,37 @@ test("PROCESSES=2: two service processes share one port and one key's rate limit
   );
   const health = await Promise.all(Array.from({ length: 6 }, () => fetch(`${server.baseUrl}/healthz`).then((r) => r.status)));
   assert.deepEqual(health, [200, 200, 200, 200, 200, 200]);
+});
+
+test("PROCESSES=2: /metrics merges both processes' instruments, whichever process a scrape reaches", { timeout: 180_000 }, async (t) => {
+  const db = await createTestDb();
+  t.after(() => db.drop());
+  const key = randomBytes(24).toString("hex");
+  const server = await startServerProcess(
+    t,
+    db,
+    { PROCESSES: "2", BOOTSTRAP_API_KEY: key, WARM_UP_INDEXES: "false", LOG_LEVEL: "info" },
+    { captureStderr: true },
+  );
+  t.after(() => server.stop());
+  await bothListening(server);
+  // Each on a connection of its own: the processes get them in turn, about half each.
+  const listed = 10;
+  for (let i = 0; i < listed; i++) assert.equal((await onNewConnection(`${server.baseUrl}/databases`, key)).status, 200);
+  // Four scrapes, also handed out in turn: each reports every request, from both processes.
+  const series = { method: "GET", route: "/databases", status: "200" };
+  for (let i = 0; i < 4; i++) {
+    const scrape = await onNewConnection(`${server.baseUrl}/metrics`, key);
+    assert.equal(scrape.status, 200, scrape.body);
+    assert.equal(
+      sampleOf(scrape.body, "context_store_http_request_duration_seconds_count", series),
+      listed,
+      `scrape ${i}: GET /databases counted across processes`,
+    );
+    assert.equal(sampleOf(scrape.body, "context_store_http_request_duration_seconds_bucket", { le: "+Inf", ...series }), listed);
+    // The earlier scrapes, whichever process answered them (a scrape counts once it is answered).
+    assert.equal(sampleOf(scrape.body, "context_store_http_request_duration_seconds_count", { method: "GET", route: "/metrics", status: "200" }) ?? 0, i);
+  }
 });
 
 test("PROCESSES=2: feedback sent to the other process right after its query is accepted", { timeout: 180_000 }, async (t) => {

@@ -4,7 +4,7 @@ import { AppError } from "../../platform/errors/app-error.js";
 import type { App } from "../../platform/http/app-type.js";
 import { legacyErrors } from "../../platform/http/response-schemas.js";
 
-/** What GET /metrics serves: the text exposition of the process's instruments, sampled now. */
+/** What GET /metrics serves: the text exposition of the service's instruments, sampled now. */
 export interface MetricsSource {
   readonly contentType: string;
   render(): Promise<string>;
@@ -30,7 +30,7 @@ export function registerMetricsRoutes(app: App, source: MetricsSource, token: st
       config: { auth: false, shape: "plain" },
       schema: {
         tags: ["System"],
-        summary: "Prometheus metrics of this process (text exposition format)",
+        summary: "Prometheus metrics of the service, every process's merged (text exposition format)",
         response: { 200: { content: { "text/plain": { schema: Type.String() } } }, ...legacyErrors(400, 401, 500) },
       },
     },

@@ -23,6 +23,8 @@ const UNMATCHED_ROUTE = "unmatched";
  * root with the platform and handed to what reports events; gauges that describe stored state
  * (the queue) or memory (the indexes) are sampled when /metrics is scraped. Labels are bounded
  * sets: route templates, statuses, job kinds, providers, outcomes; never organizations, names or ids.
+ * With PROCESSES > 1 a scrape merges every process's instruments (cluster-metrics.ts): each
+ * instrument's `aggregator` says how (a sum unless it says otherwise).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -37,23 +39,26 @@ export class Metrics {
     name: "context_store_jobs",
     help: "Unfinished jobs in the queue (all processes) by kind and state: due (waiting to be claimed), delayed (retries, schedules), running",
     labelNames: ["kind", "state"] as const,
+    // Every process reads the same queue: merged across processes, the largest reading, not a sum.
+    aggregator: "max",
     registers: [this.registry],
   });
   private readonly oldestDue = new Gauge({
     name: "context_store_job_oldest_due_age_seconds",
     help: "How long the oldest due job of each kind has waited to be claimed (0 when none waits)",
     labelNames: ["kind"] as const,
+    aggregator: "max",
     registers: [this.registry],
   });
   private readonly items = new Counter({
     name: "context_store_items_indexed_total",
-    help: "Items that reached an indexing stage in this process: searchable (chunks and vectors stored), completed (graph built), errored",
+    help: "Items that reached an indexing stage (in every service process): searchable (chunks and vectors stored), completed (graph built), errored",
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
   private readonly chunks = new Counter({
     name: "context_store_chunks_indexed_total",
-    help: "Chunks made searchable in this process",
+    help: "Chunks made searchable (in every service process)",
     registers: [this.registry],
   });
   private readonly embedderBatches = new Histogram({
@@ -76,20 +81,21 @@ export class Metrics {
   });
   private readonly indexBytes = new Gauge({
     name: "context_store_index_memory_bytes",
-    help: "Estimated memory of this process's search indexes: bm25 (postings) and vector (loaded HNSW indexes, SQLite)",
+    help: "Estimated memory of the search indexes (summed over the service processes; each holds its own copy): bm25 (postings) and vector (loaded HNSW indexes, SQLite)",
     labelNames: ["index"] as const,
     registers: [this.registry],
   });
   private readonly vectorRebuilds = new Gauge({
     name: "context_store_vector_index_rebuilds",
-    help: "Vector indexes this process rebuilt from the vectors table since it started (embedded store): a saved file missing or holding deleted keys, or deletions found by a reconcile",
+    help: "Vector indexes rebuilt from the vectors table since the service processes started (embedded store): a saved file missing or holding deleted keys, or deletions found by a reconcile",
     registers: [this.registry],
   });
 
   private readonly indexEntries = new Gauge({
     name: "context_store_index_entries",
-    help: "Entries held by this process's search indexes: bm25 postings, vectors",
+    help: "Entries held by the search indexes: bm25 postings, vectors (with several processes, the largest process's; each holds its own copy)",
     labelNames: ["index"] as const,
+    aggregator: "max",
     registers: [this.registry],
   });
   /** Kinds seen at an earlier scrape: a kind whose jobs are all gone reads 0 rather than vanishing. */
@@ -121,17 +127,26 @@ export class Metrics {
   }
 
   /**
-   * Sets the gauges sampled at scrape time, then renders the text exposition format. `queue` is
-   * null when the store could not be read: the queue's gauges keep their last values then.
+   * Sets the gauges sampled at scrape time. `queue` is null when the store could not be read: the
+   * queue's gauges keep their last values then.
    */
-  async render(queue: readonly QueueDepth[] | null, memory: IndexMemory, now: number = Date.now()): Promise<string> {
+  sample(queue: readonly QueueDepth[] | null, memory: IndexMemory, now: number = Date.now()): void {
     if (queue !== null) this.sampleQueue(queue, now);
     this.indexBytes.set({ index: "bm25" }, memory.bm25Bytes);
     this.indexBytes.set({ index: "vector" }, memory.vectorBytes);
     this.indexEntries.set({ index: "bm25" }, memory.bm25Postings);
     this.indexEntries.set({ index: "vector" }, memory.vectors);
     this.vectorRebuilds.set(memory.vectorRebuilds);
+  }
+
+  /** The text exposition format of this process's instruments. */
+  render(): Promise<string> {
     return this.registry.metrics();
+  }
+
+  /** This process's instruments as JSON, for a cluster's merged exposition (see cluster-metrics.ts). */
+  snapshot(): Promise<object[]> {
+    return this.registry.getMetricsAsJSON();
   }
 
   private sampleQueue(queue: readonly QueueDepth[], now: number): void {
