@@ -3,6 +3,7 @@ import { after, before, test } from "node:test";
 import { sql, type Compilable } from "kysely";
 import { vectorCountBetween, vectorKeysAbove, type VectorScope } from "../../src/features/search/vector-store.js";
 import { itemStatusesQuery } from "../../src/features/items/store.js";
+import { claimStatement } from "../../src/platform/jobs/job-store.js";
 import { startTestApp, type TestApp } from "../helpers/harness.js";
 
 let t: TestApp;
@@ -63,6 +64,23 @@ test("an ingest status check finds its items through the source index, naming bo
       // PostgreSQL plans by its statistics (an empty table here): an index, never a scan.
       assert.match(plan, /Index/, plan);
       assert.doesNotMatch(plan, /Seq Scan/, plan);
+    }
+  }
+});
+
+test("a job claim seeks its lane's kinds through the claim index, not every due job", async () => {
+  for (const kinds of [["ingest.item"], ["ingest.graph"], ["webhook.deliver", "jobs.prune"]]) {
+    const claim = claimStatement(t.app.store.backend, "owner", 1_000, 60_000, 4, kinds);
+    const plan = await planOf({ compile: () => claim.compile(t.app.store.db) });
+    if (t.app.store.backend === "sqlite") {
+      // With (status, run_at) alone the ingestion lane read every due job of every kind: the graph
+      // backlog of bench:load's soak on each claim.
+      assert.match(plan, /SEARCH jobs USING (COVERING )?INDEX jobs_claim \(status=\? AND kind=\? AND run_at<\?\)/, plan);
+      assert.doesNotMatch(plan, /jobs_ready/, plan);
+    } else {
+      // PostgreSQL picks between the two indexes by its statistics (an empty table here ties them).
+      assert.match(plan, /Index Scan on jobs_(claim|ready)/, plan);
+      assert.doesNotMatch(plan, /Seq Scan on jobs/, plan);
     }
   }
 });

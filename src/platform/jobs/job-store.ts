@@ -43,6 +43,24 @@ export interface LeasedJob {
   readonly leaseOwner: string;
 }
 
+/**
+ * The claim: leases up to `limit` runnable jobs of `kinds` (all kinds when none are named). Each
+ * arm of the OR seeks the (status, kind, run_at) index per kind (migration 0019).
+ */
+export function claimStatement(backend: Backend, owner: string, at: number, leaseMs: number, limit: number, kinds?: readonly string[]) {
+  const kindFilter = kinds && kinds.length > 0 ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`))})` : sql``;
+  const lock = backend === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+  return sql<JobRow>`
+    UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${at + leaseMs},
+      attempts = attempts + 1, updated_at = ${at}
+    WHERE id IN (
+      SELECT id FROM jobs
+      WHERE ((status = 'queued' AND run_at <= ${at}) OR (status = 'running' AND lease_expires_at < ${at}))
+      ${kindFilter}
+      ORDER BY run_at LIMIT ${limit} ${lock})
+    RETURNING *`;
+}
+
 /** Rows per multi-row insert of jobs (see insertMany). */
 const JOB_ROWS_PER_STATEMENT = 500;
 
@@ -72,17 +90,7 @@ export class JobStore {
 
   /** Leases up to `limit` runnable jobs (due, or with an expired lease) to `owner`, counting an attempt. */
   async claim(owner: string, at: number, leaseMs: number, limit: number, kinds?: readonly string[]): Promise<JobRow[]> {
-    const kindFilter = kinds && kinds.length > 0 ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`))})` : sql``;
-    const lock = this.backend === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-    const result = await sql<JobRow>`
-      UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${at + leaseMs},
-        attempts = attempts + 1, updated_at = ${at}
-      WHERE id IN (
-        SELECT id FROM jobs
-        WHERE ((status = 'queued' AND run_at <= ${at}) OR (status = 'running' AND lease_expires_at < ${at}))
-        ${kindFilter}
-        ORDER BY run_at LIMIT ${limit} ${lock})
-      RETURNING *`.execute(this.db);
+    const result = await claimStatement(this.backend, owner, at, leaseMs, limit, kinds).execute(this.db);
     return result.rows;
   }
 

@@ -16,6 +16,7 @@ import { migration0015 } from "./0015-covering-visibility-indexes.js";
 import { migration0016 } from "./0016-rate-limit-buckets-sqlite.js";
 import { migration0017 } from "./0017-vector-scope-keys-sqlite.js";
 import { migration0018 } from "./0018-item-counts-sqlite.js";
+import { migration0019 } from "./0019-job-claim-index.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0016,
   migration0017,
   migration0018,
+  migration0019,
 ];
