@@ -135,7 +135,7 @@ function percentileOf(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 }
 
-/** One phase of the open-loop schedule: request i starts at start + i / RPS. */
+/** One phase of the open-loop schedule at `rps` requests/s: request i starts at start + i / rps. */
 async function runPhase(name: string, seconds: number, service: LoadServer, rps = RPS, quiet = false): Promise<PhaseStats> {
   const stats = new PhaseStats(name);
   const total = Math.round(seconds * rps);

@@ -1,6 +1,6 @@
 import { AppError } from "../../platform/errors/app-error.js";
 import type { Store } from "../../platform/store/db.js";
-import type { Corpus } from "./item-types.js";
+import { CORPORA, type Corpus } from "./item-types.js";
 import type { BlobStore } from "./blob-store.js";
 import { signFileToken, verifyFileToken } from "./file-url.js";
 import { appItemText, memoryText } from "./item-render.js";
@@ -54,7 +54,7 @@ export class InspectService {
   async inspect(scope: ResolvedDatabase, r: InspectRequest): Promise<Record<string, unknown>> {
     const items = new ItemStore(this.store.db);
     let item: ItemRow | undefined;
-    for (const corpus of r.corpus ? [r.corpus] : (["knowledge", "memory"] as const)) {
+    for (const corpus of r.corpus ? [r.corpus] : CORPORA) {
       item = await items.findBySource(scopeFor(scope, corpus), r.id);
       if (item) break;
     }
