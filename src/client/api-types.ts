@@ -138,7 +138,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Prometheus metrics of this process (text exposition format) */
+    /** Prometheus metrics of the service, every process's merged (text exposition format) */
     get: {
       parameters: {
         query?: never;
