@@ -12,7 +12,6 @@ import type { Schema } from "./schema.js";
 import { WriteHealth } from "./write-health.js";
 import { cachingStatements } from "./statement-cache.js";
 import { startWalCheckpointer } from "./wal-checkpointer.js";
-import { SnapshotConnections } from "./sqlite-snapshots.js";
 
 export type Backend = "sqlite" | "postgres";
 
@@ -36,8 +35,7 @@ export interface Store {
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /**
    * Runs fn in a read transaction that sees one consistent state without blocking writers:
-   * REPEATABLE READ on PostgreSQL; on SQLite a deferred (WAL snapshot) transaction on a read-only
-   * connection of its own (sqlite-snapshots.ts), so the process's other reads go on meanwhile.
+   * REPEATABLE READ on PostgreSQL, a deferred (WAL snapshot) transaction on SQLite's reader.
    */
   snapshot<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /**
@@ -119,14 +117,6 @@ async function probeWrite(store: Pick<Store, "transaction">): Promise<void> {
  */
 const SQLITE_CACHE_KIB = -65_536;
 
-/**
- * Connections for snapshots per process, each with a smaller page cache than the main two (the
- * operating system's cache holds the file's hot pages for all of them). Four covers the
- * snapshots one process has open at a time under bench:load's 100 requests/s.
- */
-const SQLITE_SNAPSHOT_CONNECTIONS = 4;
-const SQLITE_SNAPSHOT_CACHE_KIB = -16_384;
-
 /** SQLite's own automatic checkpoint threshold, restored should the checkpointer thread end. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
@@ -151,15 +141,13 @@ function openSqlite(dataDir: string): Store {
   readFile.pragma("query_only = ON");
   readFile.pragma(`cache_size = ${SQLITE_CACHE_KIB}`);
   const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingStatements(readFile) }) });
-  const snapshots = new SnapshotConnections(path, SQLITE_SNAPSHOT_CONNECTIONS, SQLITE_SNAPSHOT_CACHE_KIB);
   const store: Store = {
     backend: "sqlite",
     db,
     reader,
     health,
     transaction: (fn) => sqliteTransaction(db, file, "BEGIN IMMEDIATE", fn),
-    // Not on `reader`: a snapshot spans awaits, and would hold every other read back meanwhile.
-    snapshot: (fn) => snapshots.with((c) => sqliteTransaction(c.db, c.file, "BEGIN", fn)),
+    snapshot: (fn) => sqliteTransaction(reader, readFile, "BEGIN", fn),
     asOwner: (fn) => sqliteTransaction(db, file, "BEGIN IMMEDIATE", fn),
     enforceRowSecurity: () => Promise.resolve({ mode: "none" }),
     async ping() {
@@ -168,7 +156,6 @@ function openSqlite(dataDir: string): Store {
     probeWrite: () => probeWrite(store),
     async close() {
       await checkpointer.stop();
-      await snapshots.close();
       await reader.destroy();
       await db.destroy();
     },
