@@ -121,22 +121,23 @@ export class GraphContextProvider {
     const limits = LIMITS[req.mode];
     const query: Array<{ path: StoredTriplet[]; score: number }> = [];
     const chunkPaths: ScoredPath[] = [];
-    // Outside the snapshot: on SQLite it holds the one reader connection until it ends.
     const [named] = await this.extraction.extract([req.queryText], { mode: "query" }, { urgent: true });
     if (named === undefined) throw new Error("entity extraction returned no result for the query");
-    await this.store.snapshot(async (db) => {
-      for (const collection of req.collections) {
-        const s = this.scopeOf({ orgId: req.orgId, databaseId: req.databaseId, corpus: req.corpus, collection }, req.principals, req.excludeConnectorItems);
-        query.push(...(await this.queryPaths(db, s, req.queryText, named, limits)));
-        const mine = req.chunks.map((c) => c.chunk_uuid);
-        const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
-        for (const chunk of req.chunks) {
-          const own = fromChunks.filter((t) => t.chunk_id === chunk.chunk_uuid);
-          const around = limits.neighbors > 0 ? await this.aroundChunk(db, s, chunk.chunk_uuid, limits.neighbors) : [];
-          if (own.length + around.length > 0) chunkPaths.push(pathOf([...own, ...around], "", [chunk.chunk_uuid]));
-        }
+    // Plain reads, not a snapshot: on SQLite a snapshot holds the process's one reader connection
+    // until it ends, so every other read of the process waited for the graph context (50-140 ms
+    // under bench:load). The context is advisory: a write landing between two reads is harmless.
+    const db = this.store.reader;
+    for (const collection of req.collections) {
+      const s = this.scopeOf({ orgId: req.orgId, databaseId: req.databaseId, corpus: req.corpus, collection }, req.principals, req.excludeConnectorItems);
+      query.push(...(await this.queryPaths(db, s, req.queryText, named, limits)));
+      const mine = req.chunks.map((c) => c.chunk_uuid);
+      const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
+      for (const chunk of req.chunks) {
+        const own = fromChunks.filter((t) => t.chunk_id === chunk.chunk_uuid);
+        const around = limits.neighbors > 0 ? await this.aroundChunk(db, s, chunk.chunk_uuid, limits.neighbors) : [];
+        if (own.length + around.length > 0) chunkPaths.push(pathOf([...own, ...around], "", [chunk.chunk_uuid]));
       }
-    });
+    }
     query.sort((a, b) => b.score - a.score);
     const queryPaths = query.slice(0, limits.paths).map((p, i) =>
       pathOf(
@@ -197,7 +198,8 @@ export class GraphContextProvider {
   async relatedItems(req: RelatedItemsRequest): Promise<RelatedItem[]> {
     const limit = req.limit ?? 20;
     const s = this.scopeOf(req, req.principals, req.excludeConnectorItems);
-    const walk = await this.store.snapshot((db) => traverse(db, s, req.sourceIds, Math.min(2, Math.max(1, req.maxHops ?? 2)), req.sourceIds.length + limit));
+    // Plain reads, as for the graph context above: a snapshot would hold SQLite's reader connection.
+    const walk = await traverse(this.store.reader, s, req.sourceIds, Math.min(2, Math.max(1, req.maxHops ?? 2)), req.sourceIds.length + limit);
     return walk.members
       .filter((m) => m.depth > 0)
       .slice(0, limit)
