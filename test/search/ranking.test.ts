@@ -60,7 +60,24 @@ describe("POST /query ranking: alpha, recency_bias, neighbouring turns, speakers
     const memories = turns.map(([id, speaker, text], i) => ({ id, text, user_name: speaker, timestamp: iso(session + i * 1000) }));
     const res = await t.request("POST", "/context/ingest", { body: { type: "memory", database: "rank", collection: "chat", memories } });
     assert.equal(res.status, 202, res.text);
+    // One long manual whose every chunk names the kestrel firmware, and two short notes that do too.
+    const paragraph = (n: number): string =>
+      `Section ${n}. The kestrel firmware update ${"checks the bootloader signature, copies the image to the spare bank, verifies its checksum and reboots the controller; ".repeat(12)}`;
+    const manual = Array.from({ length: 8 }, (_, n) => paragraph(n + 1)).join("\n\n");
+    const notes = [
+      { id: "manual", type: "note", title: "Kestrel manual", content: { text: manual } },
+      { id: "note-a", type: "note", title: "Note A", content: { text: "Ask Dana before the kestrel firmware update on the north site." } },
+      { id: "note-b", type: "note", title: "Note B", content: { text: "The kestrel firmware update failed once on a controller with a full disk." } },
+    ];
+    const ingested = await ingestMultipart(t, { type: "knowledge", database: "rank", collection: "manuals", app_knowledge: JSON.stringify(notes) });
+    assert.equal(ingested.status, 202, ingested.text);
     await waitTerminal(t, "rank", [...docs.map((d) => d.id), "old-memo", "new-memo"]);
+    await waitTerminal(
+      t,
+      "rank",
+      notes.map((n) => n.id),
+      "manuals",
+    );
     await waitTerminal(
       t,
       "rank",
@@ -133,6 +150,21 @@ describe("POST /query ranking: alpha, recency_bias, neighbouring turns, speakers
     assert.equal(alice[0], "t4");
     const bob = ids(await q({ query: "What did Bob finish in pottery class?", type: "memory", collection: "chat", max_results: 5 }));
     assert.equal(bob[0], "t5");
+  });
+
+  test("thinking mode gives other items a place before a fourth chunk of one item", async () => {
+    const body = { query: "kestrel firmware bootloader signature and checksum", collection: "manuals", max_results: 6 };
+    const fast = ids(await q(body));
+    // the case the rule is for: fast mode ranks the manual's chunks ahead of both notes
+    assert.ok(
+      fast.slice(0, 4).every((id) => id === "manual"),
+      `fast: ${fast.join(", ")}`,
+    );
+    const thinking = ids(await q({ ...body, mode: "thinking" }));
+    const firstNote = thinking.findIndex((id) => id !== "manual");
+    assert.ok(firstNote >= 0 && firstNote <= 3, `at most 3 chunks of the manual before a note; thinking: ${thinking.join(", ")}`);
+    // moved behind, not dropped: the manual's further chunks follow
+    assert.ok(thinking.slice(firstNote).includes("manual"), `thinking: ${thinking.join(", ")}`);
   });
 
   test("feedback never changes query results", async () => {

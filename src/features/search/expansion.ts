@@ -79,3 +79,22 @@ function jaccard(a: Int32Array, b: Int32Array): number {
   }
   return inter / (a.length + b.length - inter);
 }
+
+/**
+ * Keeps the order but lets no group (an item) hold more than `perGroup` places before every other
+ * group's items have had theirs: a group's further members move, in order, behind the rest.
+ * Thinking mode lends neighbouring chunks more weight, so one long document's chunks could fill the
+ * whole list (a knowledge question's 50 results from 8 documents, its answer's document 51st).
+ */
+export function spreadGroups<T>(items: readonly T[], group: (t: T) => string, perGroup: number): T[] {
+  const taken = new Map<string, number>();
+  const first: T[] = [];
+  const later: T[] = [];
+  for (const item of items) {
+    const key = group(item);
+    const n = taken.get(key) ?? 0;
+    taken.set(key, n + 1);
+    (n < perGroup ? first : later).push(item);
+  }
+  return [...first, ...later];
+}
