@@ -18,6 +18,8 @@ export interface LoadServer {
   cpuSeconds(): number;
   /** The same for its main thread alone (the request thread; not the model and GC threads). */
   mainThreadCpuSeconds(): number;
+  /** Each service process's main thread (the primary's too, when there is one): pid and CPU seconds so far. */
+  mainThreads(): Array<{ pid: number; cpuSeconds: number }>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +71,15 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
     cpuSeconds: () => serviceProcesses().reduce((sum, p) => sum + statCpuSeconds(`/proc/${p}/stat`), 0),
     // The main thread's task id is the process id.
     mainThreadCpuSeconds: () => serviceProcesses().reduce((sum, p) => sum + statCpuSeconds(`/proc/${p}/task/${p}/stat`), 0),
+    mainThreads: () =>
+      serviceProcesses().flatMap((p) => {
+        try {
+          return [{ pid: p, cpuSeconds: statCpuSeconds(`/proc/${p}/task/${p}/stat`) }];
+        } catch {
+          // the process ended
+          return [];
+        }
+      }),
     stop: async () => {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       proc.kill("SIGTERM");

@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import { cpus, loadavg, totalmem } from "node:os";
 import { ApiError, createApiClient } from "../src/client/api-client.js";
 import { MIX, MixState, send } from "./load-mix.js";
+import { createHttpFetch } from "./http-fetch.js";
 import { startLoadTarget, type LoadServer } from "./load-server.js";
 import { PhaseStats } from "./load-stats.js";
 import { IndexingTracker } from "./load-indexing.js";
@@ -35,9 +36,11 @@ const RUN_MIX = KINDS === undefined ? MIX : MIX.filter((k) => KINDS.includes(k))
 if (RUN_MIX.length === 0) throw new Error(`LOAD_KINDS names none of the mix's kinds: ${[...new Set(MIX)].join(", ")}`);
 
 const { text, store, server } = await startLoadTarget(CHUNKS);
+// LOAD_FETCH=global sends through the global fetch (undici) instead of the leaner node:http one.
+const transport = process.env.LOAD_FETCH === "global" ? fetch : createHttpFetch();
 // undici's "fetch failed" carries the reason (ECONNRESET, a connect timeout) in its cause: keep it in the message.
 const fetchWithCause = (request: Request): Promise<Response> =>
-  fetch(request).catch((err: unknown) => {
+  transport(request).catch((err: unknown) => {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : null;
     throw cause === null ? err : new Error(`${cause.name}: ${"code" in cause ? String(cause.code) : cause.message}`);
   });
@@ -142,6 +145,7 @@ async function runPhase(name: string, seconds: number, service: LoadServer, rps 
   const interval = 1000 / rps;
   const inFlight = new Set<Promise<void>>();
   const cpuBefore = service.cpuSeconds();
+  const threadsBefore = new Map(service.mainThreads().map((t) => [t.pid, t.cpuSeconds]));
   // This process's own CPU: it shares the machine's cores with the service.
   const ownBefore = process.cpuUsage();
   // The service's CPU in each 10-second window: whether a slow window is a busier one.
@@ -193,6 +197,9 @@ async function runPhase(name: string, seconds: number, service: LoadServer, rps 
     `service CPU: ${cpu.toFixed(1)} s in ${wall.toFixed(0)} s (phase and drain; ${((cpu / wall) * 100).toFixed(0)}% of one core), ${((cpu * 1000) / total).toFixed(1)} ms per request sent`,
   );
   console.log(`service CPU by 10 s window (% of one core): ${cpuWindows.map((c) => ((c / 10) * 100).toFixed(0)).join(", ")}`);
+  // Whether one process's request thread is the bottleneck (with PROCESSES > 1 the first also runs the jobs).
+  const threads = service.mainThreads().map((t) => `${t.pid} ${(((t.cpuSeconds - (threadsBefore.get(t.pid) ?? t.cpuSeconds)) / wall) * 100).toFixed(0)}%`);
+  console.log(`main thread CPU by service process (% of one core): ${threads.join(", ")}`);
   console.log(`load generator CPU (this process): ${(((own.user + own.system) / 1e6 / wall) * 100).toFixed(0)}% of one core`);
   return stats;
 }
