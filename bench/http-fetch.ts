@@ -1,5 +1,5 @@
 // A `fetch` for the load generator, over node:http with keep-alive connections. The global fetch
-// (undici's, spec-complete: WHATWG streams for every body) cost the generator 22-29% of a core at
+// (undici's, spec-complete: WHATWG streams for every body) cost the generator 21-28% of a core at
 // 100 requests/s, on the same two cores as the service it measures. The typed client still builds
 // each request and reads each answer: only the transport underneath is leaner.
 import http from "node:http";

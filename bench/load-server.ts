@@ -61,6 +61,16 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
     await new Promise((r) => setTimeout(r, 200));
   }
   const serviceProcesses = (): number[] => [pid, ...childrenOf(pid)];
+  // The main thread's task id is the process id.
+  const mainThreads = (): Array<{ pid: number; cpuSeconds: number }> =>
+    serviceProcesses().flatMap((p) => {
+      try {
+        return [{ pid: p, cpuSeconds: statCpuSeconds(`/proc/${p}/task/${p}/stat`) }];
+      } catch {
+        // the process ended
+        return [];
+      }
+    });
   return {
     proc,
     pid,
@@ -69,17 +79,8 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
     // (the CPU of a child that died and was replaced is not counted).
     rssMb: () => serviceProcesses().reduce((sum, p) => sum + (rssMb(p) || 0), 0),
     cpuSeconds: () => serviceProcesses().reduce((sum, p) => sum + statCpuSeconds(`/proc/${p}/stat`), 0),
-    // The main thread's task id is the process id.
-    mainThreadCpuSeconds: () => serviceProcesses().reduce((sum, p) => sum + statCpuSeconds(`/proc/${p}/task/${p}/stat`), 0),
-    mainThreads: () =>
-      serviceProcesses().flatMap((p) => {
-        try {
-          return [{ pid: p, cpuSeconds: statCpuSeconds(`/proc/${p}/task/${p}/stat`) }];
-        } catch {
-          // the process ended
-          return [];
-        }
-      }),
+    mainThreadCpuSeconds: () => mainThreads().reduce((sum, t) => sum + t.cpuSeconds, 0),
+    mainThreads,
     stop: async () => {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       proc.kill("SIGTERM");
