@@ -56,6 +56,8 @@ export interface BenchStore {
   readonly chunks: number;
   /** True when the store was found in BENCH_DATA_DIR rather than written now. */
   readonly reused: boolean;
+  /** True when the store lives in BENCH_DATA_DIR (found there or written there now) and outlives the run. */
+  readonly kept: boolean;
 }
 
 export interface BenchStoreOptions {
@@ -89,7 +91,7 @@ export async function openBenchStore(options: BenchStoreOptions): Promise<BenchS
     await app.databases.provision(database.id);
     await writeChunks(app, org.id, database, options);
   }
-  return { app, db, backend: db.databaseUrl ? "postgres" : "sqlite", key, chunks, reused };
+  return { app, db, backend: db.databaseUrl ? "postgres" : "sqlite", key, chunks, reused, kept: keepDir !== null };
 }
 
 type Database = Awaited<ReturnType<Application["databases"]["get"]>>;

@@ -2,7 +2,7 @@
 // alone), listening on 127.0.0.1, on the bench store.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { openSync } from "node:fs";
+import { cpSync, openSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../test/helpers/webhook-receiver.js";
 import { benchText, openBenchStore, type BenchStore, type BenchText } from "./bench-store.js";
@@ -93,15 +93,26 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
 
 /**
  * The bench store of `chunks` knowledge chunks (written now, or reused with BENCH_DATA_DIR) and the
- * service on it, as bench:load and bench:load-kinds drive it.
+ * service on it, as bench:load and bench:load-kinds drive it. A kept store is never written by the
+ * load: the service runs on a fresh copy of it (`<BENCH_DATA_DIR>.run`), so every run meets the same
+ * 100,000 chunks and not those plus every earlier run's ingests (BENCH_GROW=1 runs on the kept store itself).
  */
 export async function startLoadTarget(chunks: number): Promise<{ text: BenchText; store: BenchStore; server: LoadServer }> {
   const text = benchText();
   // The in-process application only writes (or finds) the store and makes a key; the service runs apart.
   const store = await openBenchStore({ chunks, distinctVectors: 1_000, text, env: { WARM_UP_INDEXES: "false" } });
   await store.app.close();
+  let dataDir = store.db.dataDir;
+  if (store.kept && process.env.BENCH_GROW !== "1") {
+    const copy = `${dataDir.replace(/\/+$/, "")}.run`;
+    const started = performance.now();
+    rmSync(copy, { recursive: true, force: true });
+    cpSync(dataDir, copy, { recursive: true });
+    console.log(`copied the kept store to ${copy} in ${((performance.now() - started) / 1000).toFixed(1)} s; the service runs on the copy`);
+    dataDir = copy;
+  }
   const server = await startLoadServer({
-    DATA_DIR: store.db.dataDir,
+    DATA_DIR: dataDir,
     DATABASE_URL: store.db.databaseUrl ?? "",
     // One client key sends all the traffic: the per-key limit (1,200/min by default) is for tenants, not this bench.
     RATE_LIMIT_PER_MINUTE: "0",
