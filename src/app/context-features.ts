@@ -51,7 +51,7 @@ function indexingMetrics(metrics: Metrics): StatusListener {
 }
 
 /** Each object gets its collaborators when built; the graph builder and the webhook outbox come before the pipeline. */
-export function buildContextFeatures(config: Config, { store, queue, embedder, extraction, logger, metrics, now }: Platform): ContextFeatures {
+export function buildContextFeatures(config: Config, { store, queue, embedder, extraction, logger, metrics, background, now }: Platform): ContextFeatures {
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, [graphCollectionLister(store)]);
   const blobs = createBlobStore(store, config.dataDir, logger);
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
@@ -68,6 +68,7 @@ export function buildContextFeatures(config: Config, { store, queue, embedder, e
       },
       indexingMetrics(metrics),
     ],
+    turn: background.turn,
   });
   // Reconcile ends lost items errored through the pipeline, so status listeners hear of it.
   const endWithError = pipeline.endWithError.bind(pipeline);

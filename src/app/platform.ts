@@ -6,6 +6,7 @@ import { createLogger, type Logger } from "../platform/logger.js";
 import { openStore, type Store } from "../platform/store/db.js";
 import { migrate } from "../platform/store/migrate.js";
 import { Metrics } from "../platform/metrics/metrics.js";
+import { BackgroundTurns } from "../platform/util/background-turns.js";
 
 /** What every feature builds on. */
 export interface Platform {
@@ -18,6 +19,8 @@ export interface Platform {
   readonly embedder: SharedEmbedder;
   /** Entity extraction off the request thread (graph building, query names). */
   readonly extraction: ExtractionPool;
+  /** Turns for the ingestion pipeline's steps on the request thread, one per pass of the event loop. */
+  readonly background: BackgroundTurns;
   /**
    * The clock (epoch ms) of everything that expires: memory expiry_time (ingest sets it; query,
    * list, inspect, edit hide what has passed; maintenance purges it). Default Date.now; tests pass
@@ -48,6 +51,7 @@ export async function buildPlatform(config: Config, options: ApplicationOptions 
     queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs }),
     embedder: new SharedEmbedder(config.embedding, (texts) => metrics.embedderBatch(texts)),
     extraction: new ExtractionPool(config.extractionWorkers, config.indexingNice),
+    background: new BackgroundTurns(),
     now: options.now ?? Date.now,
   };
 }

@@ -5,6 +5,7 @@ import type { Executor, Store } from "../../platform/store/db.js";
 import type { IndexingStatus } from "../items/item-types.js";
 import { termFrequencies } from "../../engines/bm25/index.js";
 import type { ChunkBuilder } from "./build-chunks.js";
+import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
 import { Coalescer } from "../../platform/util/coalescer.js";
 import { ItemStore, orgOf, type ChunkInsert, type ItemRow } from "../items/store.js";
 import { DatabaseStore } from "../databases/store.js";
@@ -42,6 +43,12 @@ export interface PipelineStages {
   readonly graph: readonly PreparingStage[];
   /** Told of every status change, inside the transaction that writes it (the webhook outbox). */
   readonly statusListeners: readonly StatusListener[];
+  /**
+   * Taken between the pipeline's steps on the request thread (before each group write, during an
+   * item's tokenization; never inside a transaction): one step per pass of the event loop
+   * (background-turns.ts), so a request's next step never waits behind many of them.
+   */
+  readonly turn?: () => Promise<void>;
 }
 
 /** Schedules the graph jobs of items inside the transaction that makes them searchable. */
@@ -59,6 +66,8 @@ interface Searchable {
 
 class Superseded extends Error {}
 
+/** Chunks tokenized (BM25 postings) per turn: a long document's chunks took up to 15 ms in one go. */
+const TOKENIZED_PER_TURN = 8;
 const scopeOf = (item: ItemRow): VectorScope => ({ orgId: item.org_id, databaseId: item.database_id, corpus: item.corpus, collection: item.collection });
 
 /**
@@ -78,10 +87,11 @@ export class IngestPipeline {
   private readonly graphStages: readonly PreparingStage[];
   /** Database names for status events; a database's name never changes. */
   private readonly databaseNames = new Map<string, string>();
-  private readonly loads = new Coalescer<string, ItemRow | undefined>((ids) => new ItemStore(this.store.db).getByIdsAcrossOrganizations(ids));
-  private readonly starts = new Coalescer<ItemRow, boolean>((items) => this.startItems(items));
-  private readonly searchable = new Coalescer<Searchable, number[] | null>((entries) => this.makeSearchable(entries));
-  private readonly completions = new Coalescer<{ item: ItemRow; writes: readonly PreparedWrite[] }, boolean>((entries) => this.completeItems(entries));
+  private readonly turn: () => Promise<void>;
+  private readonly loads: Coalescer<string, ItemRow | undefined>;
+  private readonly starts: Coalescer<ItemRow, boolean>;
+  private readonly searchable: Coalescer<Searchable, number[] | null>;
+  private readonly completions: Coalescer<{ item: ItemRow; writes: readonly PreparedWrite[] }, boolean>;
 
   constructor(
     private readonly store: Store,
@@ -94,6 +104,11 @@ export class IngestPipeline {
   ) {
     this.graphStages = stages.graph;
     this.listeners = stages.statusListeners;
+    this.turn = stages.turn ?? yieldToEventLoop;
+    this.loads = new Coalescer((ids) => new ItemStore(this.store.db).getByIdsAcrossOrganizations(ids), undefined, this.turn);
+    this.starts = new Coalescer((items) => this.startItems(items), undefined, this.turn);
+    this.searchable = new Coalescer((entries) => this.makeSearchable(entries), undefined, this.turn);
+    this.completions = new Coalescer((entries) => this.completeItems(entries), undefined, this.turn);
   }
 
   /** Loads the embedding model now rather than on the first item (benchmarks, eager nodes). */
@@ -166,16 +181,20 @@ export class IngestPipeline {
     const vectors = await this.embedder.embed(built.chunks.map((c) => c.text));
     if (ctx.signal.aborted) throw new Error("aborted");
     await this.vectors.prepare(vectors[0]?.length ?? 0);
-    const chunks = built.chunks.map((c) => ({
-      chunk_uuid: randomUUID(),
-      position: c.position,
-      content: c.text,
-      section_path: c.sectionPath,
-      page: c.page ?? null,
-      unit: c.unit ?? null,
-      token_count: c.tokenCount,
-      terms: termFrequencies(c.text),
-    }));
+    const chunks: ChunkInsert[] = [];
+    for (const c of built.chunks) {
+      if (chunks.length % TOKENIZED_PER_TURN === 0) await this.turn();
+      chunks.push({
+        chunk_uuid: randomUUID(),
+        position: c.position,
+        content: c.text,
+        section_path: c.sectionPath,
+        page: c.page ?? null,
+        unit: c.unit ?? null,
+        token_count: c.tokenCount,
+        terms: termFrequencies(c.text),
+      });
+    }
     const keys = await this.searchable.submit({ item, chunks, vectors, inferred: built.inferred, retry: ctx.job.attempts > 1 });
     if (!keys) throw new Superseded();
   }

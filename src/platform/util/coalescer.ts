@@ -22,6 +22,8 @@ export class Coalescer<I, O> {
   constructor(
     private readonly flush: (inputs: readonly I[]) => Promise<readonly O[]>,
     private readonly maxBatch = 64,
+    /** Taken before each flush: one pass of the event loop, or a turn of BackgroundTurns. */
+    private readonly turn: () => Promise<void> = yieldToEventLoop,
   ) {
     if (!(Number.isInteger(maxBatch) && maxBatch >= 1)) throw new RangeError(`maxBatch must be a positive integer, got ${maxBatch}`);
   }
@@ -37,7 +39,7 @@ export class Coalescer<I, O> {
     this.draining = true;
     try {
       while (this.waiting.length > 0) {
-        await yieldToEventLoop();
+        await this.turn();
         const batch = this.waiting.splice(0, this.maxBatch);
         await this.run(batch);
       }
