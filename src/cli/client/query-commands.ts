@@ -15,12 +15,18 @@ import {
   withConnectionOptions,
   type OutputOf,
 } from "./client-context.js";
+import { UsageError } from "../output.js";
 
 interface QueryOptions {
   type?: "knowledge" | "memory" | "all";
   mode?: "fast" | "thinking";
   queryBy?: "hybrid" | "text";
+  operator?: "or" | "and" | "phrase";
   maxResults?: number;
+  alpha?: number | "auto";
+  recencyBias?: number;
+  forceful?: boolean;
+  acl?: string[];
   graphContext: boolean;
   apps: boolean;
   filters?: string;
@@ -32,6 +38,28 @@ type QueryData = Awaited<ReturnType<typeof runQuery>>["data"];
 
 async function runQuery(api: ApiClient, body: QueryBody) {
   return api.callWithRequestId(api.raw.POST("/query", { body }));
+}
+
+/** A weight from 0 to 1 (the body's recency_bias and alpha); `or` names what else the flag takes. */
+function weight(flag: string, or = ""): (value: string) => number {
+  return (value) => {
+    const n = value.trim() === "" ? Number.NaN : Number(value);
+    if (!(n >= 0 && n <= 1)) throw new UsageError(`${flag} must be a number from 0 to 1${or}, not '${value}'`);
+    return n;
+  };
+}
+
+/** --alpha: a weight, or `auto` (chosen per query). */
+const alpha = (value: string): number | "auto" => (value === "auto" ? "auto" : weight("--alpha", " or auto")(value));
+
+/** Comma-separated principals (the body's acl). */
+function principals(value: string): string[] {
+  const list = value
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  if (list.length === 0) throw new UsageError("--acl must name at least one principal");
+  return list;
 }
 
 function chunkLines(data: QueryData, full: boolean): string[] {
@@ -79,7 +107,12 @@ export function registerQueryCommands(program: Command, outputOf: OutputOf): voi
       .option("--type <type>", "knowledge, memory or all", oneOf("--type", ["knowledge", "memory", "all"] as const))
       .option("--mode <mode>", "fast or thinking (expansion, reranking, forceful relations)", oneOf("--mode", ["fast", "thinking"] as const))
       .option("--query-by <how>", "hybrid (semantic and keyword) or text (keyword)", oneOf("--query-by", ["hybrid", "text"] as const))
+      .option("--operator <op>", "how keywords combine: or, and, phrase", oneOf("--operator", ["or", "and", "phrase"] as const))
       .option("--max-results <n>", "how many chunks (the body's max_results)", positiveInteger("--max-results"))
+      .option("--alpha <weight>", "semantic weight in hybrid search, 0 (keywords) to 1 (meaning), or auto", alpha)
+      .option("--recency-bias <weight>", "0 to 1: how much newer items rank higher", weight("--recency-bias"))
+      .option("--forceful", "also follow forceful relations (query_forceful_relations)")
+      .option("--acl <principals>", "the caller's principals, comma-separated: items whose acl names none of them are hidden", principals)
       .option("--no-graph-context", "leave out graph context")
       .option("--apps", "include data synced by connectors (query_apps)", false)
       .option("--filters <json>", "metadata_filters: a JSON object, or @file")
@@ -94,7 +127,12 @@ export function registerQueryCommands(program: Command, outputOf: OutputOf): voi
       ...(options.type ? { type: options.type } : {}),
       ...(options.mode ? { mode: options.mode } : {}),
       ...(options.queryBy ? { query_by: options.queryBy } : {}),
+      ...(options.operator ? { operator: options.operator } : {}),
       ...(options.maxResults ? { max_results: options.maxResults } : {}),
+      ...(options.alpha !== undefined ? { alpha: options.alpha } : {}),
+      ...(options.recencyBias !== undefined ? { recency_bias: options.recencyBias } : {}),
+      ...(options.forceful ? { query_forceful_relations: true } : {}),
+      ...(options.acl ? { acl: options.acl } : {}),
       ...(options.filters ? { metadata_filters: jsonObject("--filters", await jsonArgument("--filters", options.filters)) } : {}),
     };
     const { data, requestId } = await runQuery(api, body);
