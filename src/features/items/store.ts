@@ -35,7 +35,9 @@ const CHUNK_ROWS_PER_STATEMENT = 500;
  * write lock longer, and another process's writer waits for it on its request thread.
  */
 const POSTING_ROWS_PER_STATEMENT = 256;
-const POSTING_COLUMNS = 7;
+/** A postings row whose shape (and key order) the INSERT texts are compiled from and parameters follow. */
+const POSTING_PROBE = { chunk_key: 0, org_id: "", database_id: "", corpus: "knowledge" as Corpus, collection: "", term: "", tf: 0 };
+const POSTING_COLUMNS = Object.keys(POSTING_PROBE) as Array<keyof typeof POSTING_PROBE>;
 /** The postings INSERT's SQL text by dialect (a one-row probe's text) and row count. */
 const postingSqlTexts = new Map<string, string>();
 
@@ -287,27 +289,26 @@ export class ItemStore {
         })),
       ),
     );
+    // One row's INSERT text names the dialect (its placeholders) that the cached texts were compiled for.
+    const dialect = this.db.insertInto("context_terms").values(POSTING_PROBE).compile().sql;
     for (let i = 0; i < postings.length;) {
       const rows = postingStatementRows(postings.length - i);
       const params: unknown[] = [];
-      for (const r of postings.slice(i, i + rows)) params.push(r.chunk_key, r.org_id, r.database_id, r.corpus, r.collection, r.term, r.tf);
-      await this.db.executeQuery(CompiledQuery.raw(this.postingsSql(rows), params));
+      for (const r of postings.slice(i, i + rows)) for (const column of POSTING_COLUMNS) params.push(r[column]);
+      await this.db.executeQuery(CompiledQuery.raw(this.postingsSql(dialect, rows), params));
       i += rows;
     }
     return keys;
   }
 
-  /** The INSERT of `rows` postings, in the executor's dialect, compiled by Kysely once. */
-  private postingsSql(rows: number): string {
-    const probe = { chunk_key: 0, org_id: "", database_id: "", corpus: "knowledge" as Corpus, collection: "", term: "", tf: 0 };
-    const dialect = this.db.insertInto("context_terms").values(probe).compile();
-    if (dialect.parameters.length !== POSTING_COLUMNS) throw new Error("the postings INSERT's columns changed");
-    const name = `${dialect.sql}\u0000${rows}`;
+  /** The INSERT of `rows` postings in the dialect `dialect` names, compiled by Kysely once. */
+  private postingsSql(dialect: string, rows: number): string {
+    const name = `${dialect}\u0000${rows}`;
     let text = postingSqlTexts.get(name);
     if (text === undefined) {
       text = this.db
         .insertInto("context_terms")
-        .values(Array.from({ length: rows }, () => probe))
+        .values(Array.from({ length: rows }, () => POSTING_PROBE))
         .compile().sql;
       postingSqlTexts.set(name, text);
     }
