@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { createConnectors, type Connectors } from "../features/connectors/index.js";
 import { GraphContextProvider } from "../features/context-graph/index.js";
 import { purgeDatabaseGraph } from "../features/context-graph/graph-write-store.js";
@@ -84,7 +85,7 @@ export async function buildFeatures(
     (tx, row) => graphArea.purgeDatabase(tx, row),
   ]);
   const graphContext = new GraphContextProvider(store, extraction);
-  const termIndexes = new TermIndexes(store, logger);
+  const termIndexes = new TermIndexes(store, logger, { fileDir: join(config.dataDir, "indexes") });
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
   return {
     orgs,

@@ -55,6 +55,7 @@ function metricsSource(config: Config, { metrics, queue, logger }: Platform, fea
       vectors: vectors.vectors,
       vectorBytes: vectors.bytes,
       vectorRebuilds: vectors.rebuilds,
+      bm25Loads: features.termIndexes.loads,
     });
   };
   const render =

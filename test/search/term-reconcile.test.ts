@@ -40,7 +40,7 @@ test("a BM25 index kept by another process drops what was deleted, one slice of 
 
     // This instance stands for another process: the app's deletions do not reach it.
     let clock = 0;
-    const other = new TermIndexes(t.app.store, quiet, undefined, () => clock, 4);
+    const other = new TermIndexes(t.app.store, quiet, { now: () => clock, sliceChunks: 4 });
     const index = await other.get(scope);
     assert.equal(index.docCount, 30);
 

@@ -7,7 +7,7 @@ import { sampleOf } from "../helpers/prometheus.js";
 // How a cluster's scrape merges its processes' instruments (cluster-metrics.ts): each
 // instrument's aggregator. Two processes read the same queue and each hold their own indexes.
 test("merged metrics: requests summed, the shared queue not counted twice, index memory summed and entries not", async () => {
-  const memory: IndexMemory = { bm25Postings: 500, bm25Bytes: 8_000, vectors: 40, vectorBytes: 20_000, vectorRebuilds: 1 };
+  const memory: IndexMemory = { bm25Postings: 500, bm25Bytes: 8_000, vectors: 40, vectorBytes: 20_000, vectorRebuilds: 1, bm25Loads: { file: 3, store: 1 } };
   const queue = [{ kind: "index_item", due: 7, delayed: 2, running: 1, oldestDueRunAt: 1_000 }];
   const processes = [new Metrics(), new Metrics()];
   for (const [i, metrics] of processes.entries()) {
@@ -23,4 +23,6 @@ test("merged metrics: requests summed, the shared queue not counted twice, index
   assert.equal(sampleOf(text, "context_store_index_memory_bytes", { index: "vector" }), 40_000);
   assert.equal(sampleOf(text, "context_store_index_entries", { index: "bm25" }), 500);
   assert.equal(sampleOf(text, "context_store_vector_index_rebuilds"), 2);
+  assert.equal(sampleOf(text, "context_store_search_index_loads", { from: "file" }), 6);
+  assert.equal(sampleOf(text, "context_store_search_index_loads", { from: "store" }), 2);
 });

@@ -61,6 +61,20 @@ class Postings {
  */
 const termScore = (idf: number, tf: number, k1: number, norm: number): number => (idf * tf * (k1 + 1)) / (tf + norm);
 
+/**
+ * An index's live documents, renumbered 0..n-1 in the order they were added, and each term's
+ * postings over those numbers (ascending), every term's laid end to end in `ids` and `tfs`:
+ * what `InvertedIndex.snapshot` gives and `InvertedIndex.restore` takes (index-file.ts writes and
+ * reads it).
+ */
+export interface IndexSnapshot {
+  readonly keys: Int32Array<ArrayBuffer>;
+  readonly lengths: Int32Array<ArrayBuffer>;
+  readonly terms: ReadonlyArray<{ readonly name: string; readonly count: number; readonly maxTf: number; readonly minLength: number }>;
+  readonly ids: Int32Array<ArrayBuffer>;
+  readonly tfs: Uint16Array<ArrayBuffer>;
+}
+
 export interface ScoredKey {
   readonly chunkKey: number;
   readonly score: number;
@@ -121,6 +135,81 @@ export class InvertedIndex {
       const id = this.termIds.get(term);
       return id !== undefined && own.includes(id);
     });
+  }
+
+  /** The live documents and their postings, compacted (the index itself is not changed). */
+  snapshot(): IndexSnapshot {
+    const renumbered = new Int32Array(this.nextLocal).fill(-1);
+    let n = 0;
+    for (let local = 0; local < this.nextLocal; local++) if (this.alive[local] === 1) renumbered[local] = n++;
+    const keys = new Int32Array(n);
+    const lengths = new Int32Array(n);
+    for (let local = 0; local < this.nextLocal; local++) {
+      const at = renumbered[local]!;
+      if (at < 0) continue;
+      keys[at] = this.keys[local]!;
+      lengths[at] = this.lengths[local]!;
+    }
+    const ids = new Int32Array(this.livePostings);
+    const tfs = new Uint16Array(this.livePostings);
+    let w = 0;
+    const terms = this.postings.flatMap((p, id) => {
+      if (p.df === 0) return [];
+      for (let r = 0; r < p.length; r++) {
+        const at = renumbered[p.ids[r]!]!;
+        if (at < 0) continue;
+        ids[w] = at;
+        tfs[w] = p.tfs[r]!;
+        w += 1;
+      }
+      return [{ name: this.termNames[id]!, count: p.df, maxTf: p.maxTf, minLength: p.minLength }];
+    });
+    return { keys, lengths, terms, ids, tfs };
+  }
+
+  /**
+   * An index holding exactly the snapshot's documents; each term's postings are views of the
+   * snapshot's arrays until they grow. The snapshot must be well formed (index-file.ts checks a
+   * file's): counts summing to the postings, ids ascending per term and below the key count.
+   */
+  static restore(snapshot: IndexSnapshot): InvertedIndex {
+    const index = new InvertedIndex();
+    const n = snapshot.keys.length;
+    const capacity = Math.max(1024, n);
+    index.keys = enlarged(snapshot.keys, capacity);
+    index.lengths = enlarged(snapshot.lengths, capacity);
+    index.alive = new Uint8Array(capacity);
+    index.alive.fill(1, 0, n);
+    index.nextLocal = n;
+    index.docCount = n;
+    for (let local = 0; local < n; local++) {
+      index.localOf.set(snapshot.keys[local]!, local);
+      index.totalLength += snapshot.lengths[local]!;
+    }
+    if (index.localOf.size !== n) throw new Error("an index snapshot holds a chunk key twice");
+    // Each document's own term list, from the postings: counted, then filled.
+    const counts = new Int32Array(n);
+    for (const local of snapshot.ids) counts[local]! += 1;
+    const docTerms = Array.from(counts, (count) => new Int32Array(count));
+    counts.fill(0);
+    let start = 0;
+    snapshot.terms.forEach((t, id) => {
+      const p = new Postings();
+      p.ids = snapshot.ids.subarray(start, start + t.count);
+      p.tfs = snapshot.tfs.subarray(start, start + t.count);
+      start += t.count;
+      p.length = t.count;
+      p.df = t.count;
+      p.maxTf = t.maxTf;
+      p.minLength = t.minLength;
+      index.termIds.set(t.name, id);
+      index.termNames.push(t.name);
+      index.postings.push(p);
+      for (const local of p.ids) docTerms[local]![counts[local]!++] = id;
+    });
+    index.livePostings = start;
+    index.docTerms = docTerms;
+    return index;
   }
 
   /** Postings held, live and dead: the index's memory footprint in units. */

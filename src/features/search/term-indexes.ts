@@ -1,6 +1,10 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Store } from "../../platform/store/db.js";
 import { InvertedIndex } from "../../engines/bm25/inverted-index.js";
+import { readIndexFile, removeIndexFile, writeIndexFile } from "../../engines/bm25/index-file.js";
 import { TermStore, type TermScope } from "./term-store.js";
+import { indexFileStem } from "./index-file-stem.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
 
 export type { TermScope };
@@ -11,7 +15,10 @@ interface Logger {
 }
 
 interface Entry {
-  readonly index: InvertedIndex;
+  readonly scope: TermScope;
+  index: InvertedIndex;
+  /** Changed since it was read from (or last written to) its file. */
+  dirty: boolean;
   /** Serialises loading and catching up, so two queries never add the same chunks twice. */
   sync: Promise<void>;
   /**
@@ -46,6 +53,18 @@ const SLICE_CHUNKS = 8_192;
  */
 const KEY_BATCH = 64;
 
+/** Chunks of a saved index compared, term by term, with the store's postings before it is used. */
+const FILE_SAMPLE = 16;
+
+export interface TermIndexesOptions {
+  /** Postings held at most over every scope; least recently used scopes beyond it are dropped. */
+  readonly maxPostings?: number;
+  readonly now?: () => number;
+  readonly sliceChunks?: number;
+  /** Where each scope's index is saved at shutdown and read back at load (none: always from the store). */
+  readonly fileDir?: string | null;
+}
+
 const entryName = (scope: TermScope): string => `${scope.orgId}\u0000${scope.databaseId}\u0000${scope.corpus}\u0000${scope.collection}`;
 
 /**
@@ -59,14 +78,24 @@ const entryName = (scope: TermScope): string => `${scope.orgId}\u0000${scope.dat
  */
 export class TermIndexes {
   private readonly entries = new Map<string, Entry>();
+  /** Scopes loaded since the start: from their saved files, or from the stored postings. */
+  readonly loads = { file: 0, store: 0 };
+
+  readonly maxPostings: number;
+  private readonly now: () => number;
+  private readonly sliceChunks: number;
+  private readonly fileDir: string | null;
 
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
-    readonly maxPostings = 50_000_000,
-    private readonly now: () => number = Date.now,
-    private readonly sliceChunks = SLICE_CHUNKS,
-  ) {}
+    options: TermIndexesOptions = {},
+  ) {
+    this.maxPostings = options.maxPostings ?? 50_000_000;
+    this.now = options.now ?? Date.now;
+    this.sliceChunks = options.sliceChunks ?? SLICE_CHUNKS;
+    this.fileDir = options.fileDir ?? null;
+  }
 
   /** Postings held, over every loaded scope. */
   get postings(): number {
@@ -88,7 +117,9 @@ export class TermIndexes {
     let entry = this.entries.get(name);
     if (entry === undefined) {
       const created: Entry = {
+        scope,
         index: new InvertedIndex(),
+        dirty: false,
         sync: Promise.resolve(),
         queued: null,
         seen: [],
@@ -121,9 +152,88 @@ export class TermIndexes {
 
   private async load(scope: TermScope, entry: Entry): Promise<void> {
     const keys = await this.chunksAfter(scope, -1);
-    await this.addChunks(scope, entry, keys);
+    const saved = await this.readSaved(scope, keys);
+    if (saved === undefined) {
+      await this.addChunks(scope, entry, keys);
+      this.loads.store += 1;
+    } else {
+      this.loads.file += 1;
+      // The file is as the last process left it: chunks deleted since are dropped, chunks added
+      // since (or after a crash, whose file predates them) are read from the store.
+      const present = new Set(keys.map((c) => c.key));
+      for (const key of saved.keysBetween(-1, Number.MAX_SAFE_INTEGER)) if (!present.has(key)) saved.remove(key);
+      entry.index = saved;
+      entry.dirty = saved.docCount !== keys.length;
+      await this.addChunks(
+        scope,
+        entry,
+        keys.filter((c) => !saved.has(c.key)),
+      );
+      const last = keys.at(-1)?.key;
+      if (last !== undefined && last > (entry.seen.at(-1)?.key ?? -1)) entry.seen.push({ at: this.now(), key: last });
+    }
     // On a query, the line carries its request id (logger.ts); at warm-up, none.
-    this.log.debug({ databaseId: scope.databaseId, corpus: scope.corpus, chunks: keys.length, postings: entry.index.size }, "search index loaded");
+    this.log.debug(
+      { databaseId: scope.databaseId, corpus: scope.corpus, chunks: keys.length, postings: entry.index.size, fromFile: saved !== undefined },
+      "search index loaded",
+    );
+  }
+
+  /** The scope's saved index, if it has a usable one: readable, and agreeing with the store on a sample of its chunks. */
+  private async readSaved(scope: TermScope, keys: ReadonlyArray<{ key: number }>): Promise<InvertedIndex | undefined> {
+    const file = this.fileOf(scope);
+    if (file === null || !existsSync(file)) return undefined;
+    try {
+      const index = await readIndexFile(file);
+      const stored = keys.filter((c) => index.has(c.key));
+      // A file of another scope or store, or one most of whose chunks are gone: reading the store is the shorter way.
+      if (stored.length * 2 < index.docCount) throw new Error(`only ${stored.length} of its ${index.docCount} chunks are in the store`);
+      const sample = Array.from({ length: Math.min(FILE_SAMPLE, stored.length) }, (_, i) => stored[Math.floor((i * stored.length) / FILE_SAMPLE)]!.key);
+      const rows = await this.stored.postings(scope, sample);
+      for (const key of sample) {
+        const want = rows.filter((r) => r.key === key).map((r) => r.term);
+        const have = index.termsOf(key) ?? [];
+        if (want.length !== have.length || !index.hasEveryTerm(key, want)) throw new Error(`chunk ${key} differs from the store's`);
+      }
+      return index;
+    } catch (err) {
+      this.log.warn(
+        { err, databaseId: scope.databaseId, corpus: scope.corpus, collection: scope.collection },
+        "saved search index not used; loading from the store",
+      );
+      removeIndexFile(file);
+      return undefined;
+    }
+  }
+
+  /**
+   * Writes every loaded index changed since it was read to its file (shutdown), after its
+   * running catch-up; an emptied scope's file is removed. A failed write is logged, not thrown:
+   * the next start reads the store instead.
+   */
+  async saveAll(): Promise<void> {
+    for (const entry of this.entries.values()) {
+      const file = this.fileOf(entry.scope);
+      if (file === null) continue;
+      await entry.sync.catch(() => undefined);
+      if (entry.seen.length === 0 || !entry.dirty) continue;
+      try {
+        // A scope emptied (or its database dropped) since its last reconcile leaves no file.
+        if (entry.index.docCount === 0 || (await this.stored.countChunks(entry.scope, -1, Number.MAX_SAFE_INTEGER)) === 0) removeIndexFile(file);
+        else {
+          mkdirSync(dirname(file), { recursive: true });
+          writeIndexFile(file, entry.index);
+        }
+        entry.dirty = false;
+      } catch (err) {
+        this.log.warn({ err, file }, "saving a search index failed; the next start loads it from the store");
+      }
+    }
+  }
+
+  private fileOf(scope: TermScope): string | null {
+    if (this.fileDir === null) return null;
+    return join(this.fileDir, `${indexFileStem(scope)}.bm25`);
   }
 
   private async catchUp(scope: TermScope, entry: Entry): Promise<void> {
@@ -174,7 +284,11 @@ export class TermIndexes {
     if ((await this.stored.countChunks(scope, after, upTo)) === indexed.length) return;
     const stored = await this.stored.chunksAfter(scope, after, upTo);
     const present = new Set(stored.map((c) => c.key));
-    for (const key of indexed) if (!present.has(key)) entry.index.remove(key);
+    for (const key of indexed)
+      if (!present.has(key)) {
+        entry.index.remove(key);
+        entry.dirty = true;
+      }
     await this.addChunks(
       scope,
       entry,
@@ -204,6 +318,7 @@ export class TermIndexes {
         list.push([r.term, r.tf]);
       }
       for (const c of batch) entry.index.add(c.key, c.length, terms.get(c.key) ?? []);
+      entry.dirty = true;
       // Requests get their turn between batches (a whole load otherwise holds the thread).
       if (i + KEY_BATCH < chunks.length) await yieldToEventLoop();
     }

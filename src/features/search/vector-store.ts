@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { accessSync, constants, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
+import { indexFileStem } from "./index-file-stem.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
 import { CORPORA, scopeColumns, type ContentScope } from "../items/item-types.js";
@@ -310,8 +310,7 @@ export class VectorStore {
   }
 
   private name(scope: VectorScope): string {
-    const collection = createHash("sha1").update(scope.collection).digest("hex").slice(0, 24);
-    return `${scope.databaseId}/${scope.corpus}/${collection}`;
+    return indexFileStem(scope);
   }
 
   private ensurePgIndex(dims: number): Promise<void> {

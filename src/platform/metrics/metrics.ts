@@ -12,6 +12,8 @@ export interface IndexMemory {
   readonly vectorBytes: number;
   /** Vector indexes rebuilt from the table since the process started (SQLite). */
   readonly vectorRebuilds: number;
+  /** BM25 indexes loaded since the process started: from their saved files, or from the stored postings. */
+  readonly bm25Loads: { readonly file: number; readonly store: number };
 }
 
 /** Label of requests that matched no route: raw URLs never become labels (unbounded, and they can carry names). */
@@ -90,6 +92,12 @@ export class Metrics {
     help: "Vector indexes rebuilt from the vectors table since the service processes started (embedded store): a saved file missing or holding deleted keys, or deletions found by a reconcile",
     registers: [this.registry],
   });
+  private readonly bm25Loads = new Gauge({
+    name: "context_store_search_index_loads",
+    help: "BM25 indexes loaded since the service processes started: from the file saved at the last shutdown (file) or from the stored postings (store: no usable file)",
+    labelNames: ["from"] as const,
+    registers: [this.registry],
+  });
 
   private readonly indexEntries = new Gauge({
     name: "context_store_index_entries",
@@ -137,6 +145,8 @@ export class Metrics {
     this.indexEntries.set({ index: "bm25" }, memory.bm25Postings);
     this.indexEntries.set({ index: "vector" }, memory.vectors);
     this.vectorRebuilds.set(memory.vectorRebuilds);
+    this.bm25Loads.set({ from: "file" }, memory.bm25Loads.file);
+    this.bm25Loads.set({ from: "store" }, memory.bm25Loads.store);
   }
 
   /** The text exposition format of this process's instruments. */
