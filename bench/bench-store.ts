@@ -4,11 +4,13 @@
 // indexAdded). Text: real conversational English, each chunk 3-6 LoCoMo turns drawn at random
 // (about 70 words). Vectors: real USE-lite embeddings of `distinctVectors` distinct chunk texts,
 // cycled with a small seeded perturbation (embedding 110k chunks would take ~15 minutes here).
-// BENCH_DATA_DIR=<dir> (embedded only) keeps the written store there and reuses it on the next run.
+// BENCH_DATA_DIR=<dir> keeps the written store there and reuses it on the next run (with
+// DATABASE_URL, in a PostgreSQL database named bench_<folder name>, the folder holding DATA_DIR).
 import { sql } from "kysely";
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import pg from "pg";
 import { createApplication, type Application } from "../src/app.js";
 import { defaultCollectionOf } from "../src/features/databases/service.js";
 import { loadConfig } from "../src/platform/config.js";
@@ -73,9 +75,9 @@ export async function openBenchStore(options: BenchStoreOptions): Promise<BenchS
   // A benchmark is an operator's script: it reads and writes the store directly, across organizations.
   enterSystemScope();
   const { chunks } = options;
-  const keepDir = process.env.BENCH_DATA_DIR && !process.env.DATABASE_URL ? process.env.BENCH_DATA_DIR : null;
-  const reused = keepDir !== null && existsSync(join(keepDir, "context-store.sqlite"));
-  const db: TestDb = keepDir ? { dataDir: keepDir, databaseUrl: null, drop: async () => undefined } : await createTestDb();
+  const keepDir = process.env.BENCH_DATA_DIR ?? null;
+  const db: TestDb = keepDir ? await keptDb(keepDir) : await createTestDb();
+  const reused = keepDir !== null && (db.databaseUrl === null ? existsSync(join(keepDir, "context-store.sqlite")) : await hasBenchDatabase(db.databaseUrl));
   const config = loadConfig({
     DATA_DIR: db.dataDir,
     LOG_LEVEL: "error",
@@ -92,6 +94,44 @@ export async function openBenchStore(options: BenchStoreOptions): Promise<BenchS
     await writeChunks(app, org.id, database, options);
   }
   return { app, db, backend: db.databaseUrl ? "postgres" : "sqlite", key, chunks, reused, kept: keepDir !== null };
+}
+
+/**
+ * The kept store of BENCH_DATA_DIR: the folder itself, and with DATABASE_URL a PostgreSQL
+ * database named after the folder (created when missing, never dropped).
+ */
+async function keptDb(dir: string): Promise<TestDb> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { dataDir: dir, databaseUrl: null, drop: async () => undefined };
+  const name = `bench_${basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "_")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  mkdirSync(dir, { recursive: true });
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { dataDir: dir, databaseUrl: url.toString(), drop: async () => undefined };
+}
+
+/** Whether the PostgreSQL database already holds the `bench` database (written by an earlier run). */
+async function hasBenchDatabase(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = await client.query("SELECT 1 FROM pg_tables WHERE tablename = 'databases'");
+    if (tables.rowCount === 0) return false;
+    const rows = await client.query("SELECT 1 FROM databases WHERE name = 'bench'");
+    return (rows.rowCount ?? 0) > 0;
+  } finally {
+    await client.end();
+  }
 }
 
 type Database = Awaited<ReturnType<Application["databases"]["get"]>>;

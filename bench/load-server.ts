@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { cpSync, openSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { freePort } from "../test/helpers/webhook-receiver.js";
 import { benchText, openBenchStore, type BenchStore, type BenchText } from "./bench-store.js";
 import { childrenOf, rssMb, statCpuSeconds } from "./proc-stat.js";
@@ -103,21 +104,42 @@ export async function startLoadTarget(chunks: number): Promise<{ text: BenchText
   const store = await openBenchStore({ chunks, distinctVectors: 1_000, text, env: { WARM_UP_INDEXES: "false" } });
   await store.app.close();
   let dataDir = store.db.dataDir;
+  let databaseUrl = store.db.databaseUrl;
   if (store.kept && process.env.BENCH_GROW !== "1") {
     const copy = `${dataDir.replace(/\/+$/, "")}.run`;
     const started = performance.now();
     rmSync(copy, { recursive: true, force: true });
     cpSync(dataDir, copy, { recursive: true });
+    if (databaseUrl !== null) databaseUrl = await copyDatabase(databaseUrl);
     console.log(`copied the kept store to ${copy} in ${((performance.now() - started) / 1000).toFixed(1)} s; the service runs on the copy`);
     dataDir = copy;
   }
   const server = await startLoadServer({
     DATA_DIR: dataDir,
-    DATABASE_URL: store.db.databaseUrl ?? "",
+    DATABASE_URL: databaseUrl ?? "",
     // One client key sends all the traffic: the per-key limit (1,200/min by default) is for tenants, not this bench.
     RATE_LIMIT_PER_MINUTE: "0",
     // 10 feedback submissions a second from one organization: the per-organization cap (100/min) is raised likewise.
     FEEDBACK_PER_MINUTE: "100000",
   });
   return { text, store, server };
+}
+
+/** A fresh copy (`<name>_run`, replacing the last one) of a kept PostgreSQL bench database; its URL. */
+async function copyDatabase(url: string): Promise<string> {
+  const target = new URL(url);
+  const name = target.pathname.slice(1);
+  // Connected to another database: a template must have no connections while it is copied.
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name}_run WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}_run TEMPLATE ${name}`);
+  } finally {
+    await client.end();
+  }
+  target.pathname = `/${name}_run`;
+  return target.toString();
 }

@@ -8,7 +8,8 @@
 //   at full speed (its job workers started, a backlog of items kept queued), beside its idle figure.
 // --throughput S: S seconds of fast hybrid queries from 8 concurrent callers on the idle instance:
 //   queries per second, and the process's CPU per query.
-// BENCH_DATA_DIR=<dir> (embedded only) keeps the written store there and reuses it on the next run.
+// BENCH_DATA_DIR=<dir> keeps the written store there and reuses it on the next run (with
+// DATABASE_URL, in a PostgreSQL database named bench_<folder name>).
 import { cpus } from "node:os";
 import { option, percentile } from "./bench-utils.js";
 import { benchText, openBenchStore } from "./bench-store.js";
@@ -63,6 +64,10 @@ for (const s of shapes) {
   times.sort((a, b) => a - b);
   console.log(`${s.name.padEnd(30)} p50 ${percentile(times, 0.5).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 0.95).toFixed(1).padStart(7)} ms`);
 }
+console.log(
+  `resident memory after the shapes: ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB (JS heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB); ` +
+    `the benchmark and the service share this process`,
+);
 const fastTimes = async (runs: number): Promise<number[]> => {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push(await query({ query: pick(questions) }));
