@@ -85,7 +85,7 @@ export async function buildFeatures(
     (tx, row) => graphArea.purgeDatabase(tx, row),
   ]);
   const graphContext = new GraphContextProvider(store, extraction);
-  const termIndexes = new TermIndexes(store, logger, { fileDir: join(config.dataDir, "indexes") });
+  const termIndexes = new TermIndexes(store, logger, { maxPostings: config.searchIndexMaxPostings, fileDir: join(config.dataDir, "indexes") });
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
   return {
     orgs,

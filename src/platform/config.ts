@@ -45,6 +45,8 @@ export interface Config {
   readonly jobPollMs: number;
   /** Load the in-process search indexes of stored scopes at start, not on their first query. */
   readonly warmUpIndexes: boolean;
+  /** BM25 postings held in memory at most, over every scope; least recently used scopes beyond it are dropped. */
+  readonly searchIndexMaxPostings: number;
   /** Max JSON body size for v2 routes. */
   readonly bodyLimitBytes: number;
   /**
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseMs: int(env, "JOB_LEASE_MS", 60_000, 500, 3_600_000),
     jobPollMs: int(env, "JOB_POLL_MS", 250, 10, 60_000),
     warmUpIndexes: bool(env, "WARM_UP_INDEXES", true),
+    searchIndexMaxPostings: int(env, "SEARCH_INDEX_MAX_POSTINGS", 100_000_000, 1_000, 4_000_000_000),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestsPerConnection: int(env, "HTTP_MAX_REQUESTS_PER_CONNECTION", 50, 0, 1_000_000),
     reconcileIntervalMs: int(env, "RECONCILE_INTERVAL_MS", 60_000, 100, 24 * 3_600_000),

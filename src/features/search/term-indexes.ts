@@ -91,7 +91,7 @@ export class TermIndexes {
     private readonly log: Logger,
     options: TermIndexesOptions = {},
   ) {
-    this.maxPostings = options.maxPostings ?? 50_000_000;
+    this.maxPostings = options.maxPostings ?? 100_000_000;
     this.now = options.now ?? Date.now;
     this.sliceChunks = options.sliceChunks ?? SLICE_CHUNKS;
     this.fileDir = options.fileDir ?? null;
