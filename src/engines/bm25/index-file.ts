@@ -1,5 +1,5 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { InvertedIndex, type IndexSnapshot } from "./inverted-index.js";
 
 /**
@@ -43,9 +43,7 @@ export function writeIndexFile(file: string, index: InvertedIndex): void {
  * (counts that do not add up, document numbers out of order or out of range, names repeated).
  */
 export async function readIndexFile(file: string): Promise<InvertedIndex> {
-  const bytes = await readFile(file);
-  // Typed arrays need aligned offsets: a buffer from a pool may not start on one.
-  const data = bytes.byteOffset % 4 === 0 ? bytes : Buffer.from(bytes);
+  const data = await readWhole(file);
   const fail = (why: string): never => {
     throw new Error(`${file} is not a usable search index file: ${why}`);
   };
@@ -95,6 +93,22 @@ export async function readIndexFile(file: string): Promise<InvertedIndex> {
 /** Removes the file if there is one. */
 export function removeIndexFile(file: string): void {
   rmSync(file, { force: true });
+}
+
+/** The file's bytes in a buffer of their own (aligned), read a piece at a time: one read returns at most 2 GiB. */
+async function readWhole(file: string): Promise<Buffer> {
+  const handle = await open(file, "r");
+  try {
+    const data = Buffer.alloc((await handle.stat()).size);
+    for (let at = 0; at < data.length;) {
+      const { bytesRead } = await handle.read(data, at, Math.min(data.length - at, 1 << 30), at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return data;
+  } finally {
+    await handle.close();
+  }
 }
 
 const padding = (bytes: number): number => (4 - (bytes % 4)) % 4;

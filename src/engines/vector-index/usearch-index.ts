@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { createRequire } from "node:module";
 import { cpus } from "node:os";
@@ -179,14 +179,14 @@ export class UsearchIndex implements VectorIndex {
   save(path: string): void {
     const temp = `${path}.tmp-${process.pid}`;
     this.index.save(temp);
-    const bytes = readFileSync(temp);
+    const bytes = fileChecksum(temp);
     const keys = Buffer.from(BigUint64Array.from(this.keySet ?? []).buffer);
     const meta: IndexFileMeta = {
       format: "usearch-hnsw",
       dimensions: this.dimensions,
       size: this.index.size(),
       bytes: bytes.length,
-      crc32: crc32(bytes),
+      crc32: bytes.crc32,
       ...(this.keySet === null ? {} : { keys: this.keySet.size, keysCrc32: crc32(keys) }),
     };
     if (this.keySet !== null) writeFileSync(`${temp}.keys`, keys);
@@ -250,7 +250,24 @@ function verifyIndexFile(path: string, dimensions: number): Partial<IndexFileMet
   }
   if (meta.format !== "usearch-hnsw") throw new VectorIndexError(`${path} is not a usearch index file`);
   if (meta.dimensions !== dimensions) throw new VectorIndexError(`index file ${path} has ${meta.dimensions} dimensions, expected ${dimensions}`);
-  const bytes = readFileSync(path);
-  if (bytes.length !== meta.bytes || crc32(bytes) !== meta.crc32) throw new VectorIndexError(`index file ${path} is corrupt (size or checksum mismatch)`);
+  const bytes = fileChecksum(path);
+  if (bytes.length !== meta.bytes || bytes.crc32 !== meta.crc32) throw new VectorIndexError(`index file ${path} is corrupt (size or checksum mismatch)`);
   return meta;
+}
+
+/** A file's length and CRC-32, read a piece at a time: an index of a million vectors is over the 2 GiB one read can return. */
+function fileChecksum(path: string): { length: number; crc32: number } {
+  const fd = openSync(path, "r");
+  try {
+    const piece = Buffer.allocUnsafe(64 * 1024 * 1024);
+    let length = 0;
+    let crc = 0;
+    for (let n = readSync(fd, piece, 0, piece.length, null); n > 0; n = readSync(fd, piece, 0, piece.length, null)) {
+      crc = crc32(piece.subarray(0, n), crc);
+      length += n;
+    }
+    return { length, crc32: crc };
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -118,41 +118,59 @@ export class GraphContextProvider {
    * `chunk_id_to_group_ids`: chunk_uuid -> group ids of the paths it produced.
    */
   async graphContextFor(req: GraphContextRequest): Promise<GraphContext> {
+    return this.begin(req)(req.chunks);
+  }
+
+  /**
+   * Starts the query's part at once (its entities, and the paths touching them: they need only the
+   * query text), so it runs while the results are still being retrieved (the query embedding is
+   * computed in another thread meanwhile); the function returned adds the retrieved chunks' part.
+   */
+  begin(req: Omit<GraphContextRequest, "chunks">): (chunks: readonly RetrievedChunk[]) => Promise<GraphContext> {
     const limits = LIMITS[req.mode];
-    const query: Array<{ path: StoredTriplet[]; score: number }> = [];
-    const chunkPaths: ScoredPath[] = [];
-    const [named] = await this.extraction.extract([req.queryText], { mode: "query" }, { urgent: true });
-    if (named === undefined) throw new Error("entity extraction returned no result for the query");
     // Plain reads, not a snapshot: on SQLite a snapshot holds the process's one reader connection
     // until it ends, so every other read of the process waited for the graph context (50-140 ms
     // under bench:load). The context is advisory: a write landing between two reads is harmless.
     const db = this.store.reader;
-    for (const collection of req.collections) {
-      const s = this.scopeOf({ orgId: req.orgId, databaseId: req.databaseId, corpus: req.corpus, collection }, req.principals, req.excludeConnectorItems);
-      query.push(...(await this.queryPaths(db, s, req.queryText, named, limits)));
-      const mine = req.chunks.map((c) => c.chunk_uuid);
-      const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
-      for (const chunk of req.chunks) {
-        const own = fromChunks.filter((t) => t.chunk_id === chunk.chunk_uuid);
-        const around = limits.neighbors > 0 ? await this.aroundChunk(db, s, chunk.chunk_uuid, limits.neighbors) : [];
-        if (own.length + around.length > 0) chunkPaths.push(pathOf([...own, ...around], "", [chunk.chunk_uuid]));
-      }
-    }
-    query.sort((a, b) => b.score - a.score);
-    const queryPaths = query.slice(0, limits.paths).map((p, i) =>
-      pathOf(
-        p.path,
-        `q_${i}`,
-        p.path.map((t) => t.chunk_id).filter((c) => c.length > 0),
-      ),
+    const scopes = req.collections.map((collection) =>
+      this.scopeOf({ orgId: req.orgId, databaseId: req.databaseId, corpus: req.corpus, collection }, req.principals, req.excludeConnectorItems),
     );
-    const chunkRelations = chunkPaths.map((p, i) => ({ ...p, group_id: `p_${i}` }));
-    const groups: Record<string, string[]> = {};
-    const chunkSet = new Set(req.chunks.map((c) => c.chunk_uuid));
-    for (const p of [...chunkRelations, ...queryPaths]) {
-      for (const id of p.source_chunk_ids) if (chunkSet.has(id)) (groups[id] ??= []).push(p.group_id);
-    }
-    return { query_paths: queryPaths, chunk_relations: chunkRelations, chunk_id_to_group_ids: groups };
+    const queryPart = (async () => {
+      const [named] = await this.extraction.extract([req.queryText], { mode: "query" }, { urgent: true });
+      if (named === undefined) throw new Error("entity extraction returned no result for the query");
+      const query: Array<{ path: StoredTriplet[]; score: number }> = [];
+      for (const s of scopes) query.push(...(await this.queryPaths(db, s, req.queryText, named, limits)));
+      return query;
+    })();
+    queryPart.catch(() => undefined); // awaited below; this only marks it handled meanwhile
+    return async (chunks) => {
+      const chunkPaths: ScoredPath[] = [];
+      for (const s of scopes) {
+        const mine = chunks.map((c) => c.chunk_uuid);
+        const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
+        for (const chunk of chunks) {
+          const own = fromChunks.filter((t) => t.chunk_id === chunk.chunk_uuid);
+          const around = limits.neighbors > 0 ? await this.aroundChunk(db, s, chunk.chunk_uuid, limits.neighbors) : [];
+          if (own.length + around.length > 0) chunkPaths.push(pathOf([...own, ...around], "", [chunk.chunk_uuid]));
+        }
+      }
+      const query = await queryPart;
+      query.sort((a, b) => b.score - a.score);
+      const queryPaths = query.slice(0, limits.paths).map((p, i) =>
+        pathOf(
+          p.path,
+          `q_${i}`,
+          p.path.map((t) => t.chunk_id).filter((c) => c.length > 0),
+        ),
+      );
+      const chunkRelations = chunkPaths.map((p, i) => ({ ...p, group_id: `p_${i}` }));
+      const groups: Record<string, string[]> = {};
+      const chunkSet = new Set(chunks.map((c) => c.chunk_uuid));
+      for (const p of [...chunkRelations, ...queryPaths]) {
+        for (const id of p.source_chunk_ids) if (chunkSet.has(id)) (groups[id] ??= []).push(p.group_id);
+      }
+      return { query_paths: queryPaths, chunk_relations: chunkRelations, chunk_id_to_group_ids: groups };
+    };
   }
 
   private async queryPaths(

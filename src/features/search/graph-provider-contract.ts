@@ -6,13 +6,15 @@ export interface GraphContext {
   chunk_id_to_group_ids: Record<string, string[]>;
 }
 
+export type RetrievedChunkRef = { chunk_uuid: string; item_id: string; source_id: string; content: string };
+
 export interface GraphContextRequest {
   orgId: string;
   databaseId: string;
   corpus: Corpus;
   collections: readonly string[];
   queryText: string;
-  chunks: ReadonlyArray<{ chunk_uuid: string; item_id: string; source_id: string; content: string }>;
+  chunks: readonly RetrievedChunkRef[];
   principals: readonly string[] | null;
   mode: "fast" | "thinking";
   /** Leave out items written by connectors (POST /query without query_apps). */
@@ -21,7 +23,11 @@ export interface GraphContextRequest {
 
 /** Where the query gets its graph context and thinking mode its connected items (the graph subsystem). */
 export interface GraphProvider {
-  graphContextFor(request: GraphContextRequest): Promise<GraphContext>;
+  /**
+   * Starts a query's graph context: the query's own part (its entities' paths) begins at once, while
+   * the results are retrieved; the function returned adds the part of the chunks retrieved.
+   */
+  beginGraphContext(request: Omit<GraphContextRequest, "chunks">): (chunks: readonly RetrievedChunkRef[]) => Promise<GraphContext>;
   /** Source ids of items connected to the given ones within a few hops, nearest first. */
   relatedItems(request: {
     orgId: string;

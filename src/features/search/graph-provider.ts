@@ -4,7 +4,7 @@ import type { GraphProvider } from "./graph-provider-contract.js";
 /** Adapts the graph subsystem to what the query needs: context as-is, related items as source ids. */
 export function graphProviderOf(graph: GraphContextProvider): GraphProvider {
   return {
-    graphContextFor: (request) => graph.graphContextFor(request),
+    beginGraphContext: (request) => graph.begin(request),
     async relatedItems({ orgId, databaseId, corpus, collections, sourceIds, principals, limit, excludeConnectorItems }) {
       const out: string[] = [];
       for (const collection of collections) {

@@ -10,7 +10,7 @@ import type { Corpus } from "../items/item-types.js";
 import { autoAlpha, type Fused } from "./fusion.js";
 import { CorpusRetriever, queryTerms } from "./corpus-retriever.js";
 import { diversify, feedbackTerms, spreadGroups } from "./expansion.js";
-import type { GraphContext, GraphProvider } from "./graph-provider-contract.js";
+import type { GraphContext, GraphProvider, RetrievedChunkRef } from "./graph-provider-contract.js";
 import { emptyGraphContext } from "./graph-provider-contract.js";
 import { ChunkStore } from "./chunk-store.js";
 import { chunksOfItems, hydrate, type Hydrated } from "./hydrate.js";
@@ -136,6 +136,13 @@ export class QueryService {
       excludeConnectorItems: !input.queryApps,
     });
     const chunks = this.chunks;
+    // The extras obey the same ACL and query_apps rule as the results (not the metadata filters:
+    // they are what the results point at).
+    const extras: ExtrasScope = { orgId: database.org_id, databaseId: database.id, collections, principals, excludeConnectorItems: !input.queryApps };
+    // The graph context's query part starts now, while the results are retrieved.
+    const graphParts = input.graphContext
+      ? new Map(corpora.map((corpus) => [corpus, this.graph.beginGraphContext({ ...extras, corpus, queryText: input.query, mode: input.mode })]))
+      : null;
 
     const perCorpus = await Promise.all(
       corpora.map(async (corpus) => {
@@ -211,16 +218,11 @@ export class QueryService {
       sources: dedupeSources(top.map((s) => s.h)),
       additional_context: {},
     };
-    // The extras obey the same ACL and query_apps rule as the results (not the metadata filters:
-    // they are what the results point at).
-    const extras: ExtrasScope = { orgId: database.org_id, databaseId: database.id, collections, principals, excludeConnectorItems: !input.queryApps };
     if (input.mode === "thinking") {
       if (input.forceful) result.additional_context = await this.forcefullyRelated(top, extras);
       Object.assign(result.additional_context, await this.graphConnected(top, extras, result.additional_context));
     }
-    if (input.graphContext) {
-      result.graph_context = await this.graphContext(input, extras, top);
-    }
+    if (graphParts !== null) result.graph_context = await this.graphContext(graphParts, top);
     this.queryLog.record({ orgId: input.orgId, requestId: input.requestId, database: input.database, collection: collections.join(",") });
     return result;
   }
@@ -293,18 +295,19 @@ export class QueryService {
     return out;
   }
 
-  private async graphContext(input: QueryInput, scope: ExtrasScope, top: readonly Scored[]): Promise<GraphContext> {
+  private async graphContext(
+    parts: ReadonlyMap<Corpus, (chunks: readonly RetrievedChunkRef[]) => Promise<GraphContext>>,
+    top: readonly Scored[],
+  ): Promise<GraphContext> {
     const byCorpus = new Map<Corpus, Scored[]>();
     for (const s of top) byCorpus.set(s.h.item.corpus, [...(byCorpus.get(s.h.item.corpus) ?? []), s]);
     const context = emptyGraphContext();
     for (const [corpus, list] of byCorpus) {
-      const part = await this.graph.graphContextFor({
-        ...scope,
-        corpus,
-        queryText: input.query,
-        chunks: list.map((s) => ({ chunk_uuid: s.h.chunk.chunk_uuid, item_id: s.h.item.id, source_id: s.h.item.source_id, content: s.h.chunk.content })),
-        mode: input.mode,
-      });
+      const finish = parts.get(corpus);
+      if (finish === undefined) continue;
+      const part = await finish(
+        list.map((s) => ({ chunk_uuid: s.h.chunk.chunk_uuid, item_id: s.h.item.id, source_id: s.h.item.source_id, content: s.h.chunk.content })),
+      );
       context.query_paths.push(...part.query_paths);
       context.chunk_relations.push(...part.chunk_relations);
       Object.assign(context.chunk_id_to_group_ids, part.chunk_id_to_group_ids);
