@@ -33,7 +33,17 @@ if (reused) {
   const scopes = await app.indexesWarm;
   console.log(`search indexes loaded at start (WARM_UP_INDEXES): ${scopes.length} scopes in ${((performance.now() - appStarted) / 1000).toFixed(1)} s`);
 }
-const written = chunks + chunks / 10;
+// A reused store holds what it was written with (--chunks of that run), not this run's --chunks.
+const written = reused
+  ? Number(
+      (
+        await app.store.reader
+          .selectFrom("context_chunks")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+  : chunks + chunks / 10;
 
 const shapes: Array<{ name: string; body: Record<string, unknown> }> = [
   { name: "fast hybrid (knowledge)", body: {} },

@@ -70,7 +70,7 @@ test("a file that is not a whole, consistent index is refused", async () => {
     const damaged = Buffer.from(bytes);
     const n = damaged.readUInt32LE(8);
     const t = damaged.readUInt32LE(12);
-    damaged.writeInt32LE(n, 24 + 8 * n + 12 * t);
+    damaged.writeInt32LE(n, 24 + 12 * n + 12 * t);
     writeFileSync(file, damaged);
     await assert.rejects(readIndexFile(file), /out of order or range/);
   } finally {

@@ -6,13 +6,15 @@ import { InvertedIndex, type IndexSnapshot } from "./inverted-index.js";
  * An inverted index on disk, so a restart reads one file instead of every posting row of the
  * store. Layout (little-endian; every array starts on a multiple of 4 bytes):
  *
- *   "CSBM25v1", then uint32 documents n, terms t, postings p, name bytes m
- *   int32[n] chunk keys, int32[n] lengths
+ *   "CSBM25v2", then uint32 documents n, terms t, postings p, name bytes m
+ *   int32[n] chunk keys, int32[n] lengths, int32[n] terms per document
  *   uint32[3t] per term: postings count, highest tf, shortest document
- *   int32[p] document numbers, uint16[p] term frequencies (padded to 4 bytes)
+ *   int32[p] document numbers (the postings, term after term)
+ *   int32[p] term numbers (each document's terms, document after document)
+ *   uint16[p] term frequencies (padded to 4 bytes)
  *   m bytes: the term names, a JSON array of strings
  */
-const MAGIC = "CSBM25v1";
+const MAGIC = "CSBM25v2";
 const HEADER = MAGIC.length + 16;
 
 /** Writes the index's live documents to `file` (through a temporary file, renamed into place). */
@@ -30,7 +32,7 @@ export function writeIndexFile(file: string, index: InvertedIndex): void {
   const temporary = `${file}.${process.pid}.tmp`;
   const fd = openSync(temporary, "w");
   try {
-    const sections = [header, s.keys, s.lengths, table, s.ids, s.tfs, new Uint8Array(padding(s.tfs.byteLength)), names];
+    const sections = [header, s.keys, s.lengths, s.termCounts, table, s.ids, s.docTerms, s.tfs, new Uint8Array(padding(s.tfs.byteLength)), names];
     for (const section of sections) writeAll(fd, Buffer.from(section.buffer, section.byteOffset, section.byteLength));
   } finally {
     closeSync(fd);
@@ -53,7 +55,8 @@ export async function readIndexFile(file: string): Promise<InvertedIndex> {
   const p = data.readUInt32LE(16);
   const m = data.readUInt32LE(20);
   const tfsBytes = 2 * p + padding(2 * p);
-  if (data.length !== HEADER + 8 * n + 12 * t + 4 * p + tfsBytes + m) fail("its length disagrees with its header");
+  const namesAt = HEADER + 12 * n + 12 * t + 8 * p + tfsBytes;
+  if (data.length !== namesAt + m) fail("its length disagrees with its header");
   const buffer = data.buffer instanceof ArrayBuffer ? data.buffer : fail("read into shared memory");
   let at = data.byteOffset + HEADER;
   const view = <A>(make: new (buffer: ArrayBuffer, offset: number, length: number) => A, length: number, width: number): A => {
@@ -63,12 +66,14 @@ export async function readIndexFile(file: string): Promise<InvertedIndex> {
   };
   const keys = view(Int32Array, n, 4);
   const lengths = view(Int32Array, n, 4);
+  const termCounts = view(Int32Array, n, 4);
   const table = view(Uint32Array, 3 * t, 4);
   const ids = view(Int32Array, p, 4);
+  const docTerms = view(Int32Array, p, 4);
   const tfs = view(Uint16Array, p, 2);
   let names: unknown;
   try {
-    names = JSON.parse(data.toString("utf8", HEADER + 8 * n + 12 * t + 4 * p + tfsBytes));
+    names = JSON.parse(data.toString("utf8", namesAt));
   } catch {
     // The parser's own message adds nothing: the names section is damaged either way.
     fail("its term names do not parse");
@@ -87,7 +92,14 @@ export async function readIndexFile(file: string): Promise<InvertedIndex> {
     start += count;
   }
   if (start !== p) fail("postings counts do not add up");
-  return InvertedIndex.restore({ keys, lengths, terms, ids, tfs });
+  let listed = 0;
+  for (const count of termCounts) {
+    if (count < 0) fail("a negative term count");
+    listed += count;
+  }
+  if (listed !== p) fail("the documents' term counts do not add up");
+  for (const term of docTerms) if (term < 0 || term >= t) fail("a document's term number out of range");
+  return InvertedIndex.restore({ keys, lengths, terms, ids, tfs, termCounts, docTerms });
 }
 
 /** Removes the file if there is one. */
