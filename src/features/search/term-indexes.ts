@@ -161,9 +161,11 @@ export class TermIndexes {
       // The file is as the last process left it: chunks deleted since are dropped, chunks added
       // since (or after a crash, whose file predates them) are read from the store.
       const present = new Set(keys.map((c) => c.key));
-      for (const key of saved.keysBetween(-1, Number.MAX_SAFE_INTEGER)) if (!present.has(key)) saved.remove(key);
+      const gone = saved.keysBetween(-1, Number.MAX_SAFE_INTEGER).filter((key) => !present.has(key));
+      for (const key of gone) saved.remove(key);
       entry.index = saved;
-      entry.dirty = saved.docCount !== keys.length;
+      // Rewritten at shutdown when it differed from the store either way (addChunks marks additions).
+      entry.dirty = gone.length > 0;
       await this.addChunks(
         scope,
         entry,
