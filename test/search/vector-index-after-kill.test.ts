@@ -80,8 +80,7 @@ test("after a SIGKILL, a vector index file with the right count but stale keys i
   assert.equal(await denseTop(third, TEXTS.d ?? ""), "d", "the item stored after the last save is found by dense search");
   await third.stop();
   const store = openStore({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-  t.after(() => store.close());
-  const checks = await new VectorStore(store, join(db.dataDir, "indexes")).checkSavedIndexes();
+  const checks = await new VectorStore(store, join(db.dataDir, "indexes")).checkSavedIndexes().finally(() => store.close());
   for (const c of checks) assert.deepEqual([c.indexed, c.missing], [c.rows, 0], `${c.file} holds exactly the table's keys`);
   if (!db.databaseUrl) assert.equal(checks.length, 1, "SQLite keeps one index file for the collection");
 });

@@ -14,7 +14,9 @@ const INTERVAL_MS = 500;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
-const db = new Database(workerData.file);
+// fileMustExist: a thread that starts after the store was closed and its files removed must not
+// create an empty database in their place (it ends with an error instead).
+const db = new Database(workerData.file, { fileMustExist: true });
 const timer = setInterval(() => {
   try {
     db.pragma("wal_checkpoint(PASSIVE)");
