@@ -1,9 +1,26 @@
+import { sql, type Expression, type SqlBool } from "kysely";
 import type { Executor } from "../../platform/store/db.js";
 import { scopeColumns, type ContentScope } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 
 /** One BM25 index: a collection's corpus in one database of one organization. */
 export type TermScope = ContentScope;
+
+/**
+ * The scope's chunk keys above `after` (and up to `upTo`): plainly, and again as row comparisons
+ * on the columns of the scope index (database, corpus, collection, chunk key). With the plain
+ * range alone, PostgreSQL walked the primary key whenever the table's visibility map lagged (no
+ * vacuum since the last bulk insert): at 1,000,000 knowledge chunks, a catch-up with nothing new
+ * read the 100,000 memory chunks whose keys came after, 47 ms on every query. The row comparison
+ * only the scope index serves keeps it to a seek there (0.07 ms). SQLite seeks with the plain
+ * range (it does not seek on a row comparison beside equalities), the other is checked per row.
+ */
+function keyRange(scope: TermScope, after: number, upTo: number): Expression<SqlBool> {
+  const columns = sql`(database_id, corpus, collection, chunk_key)`;
+  const lower = sql<SqlBool>`chunk_key > ${after} AND ${columns} > (${scope.databaseId}, ${scope.corpus}, ${scope.collection}, ${after})`;
+  if (upTo >= Number.MAX_SAFE_INTEGER) return lower;
+  return sql<SqlBool>`${lower} AND chunk_key <= ${upTo} AND ${columns} <= (${scope.databaseId}, ${scope.corpus}, ${scope.collection}, ${upTo})`;
+}
 
 /** The stored postings the in-process BM25 indexes are built from (term-indexes.ts). */
 export class TermStore {
@@ -15,8 +32,7 @@ export class TermStore {
       .selectFrom("context_chunks")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where((eb) => eb.and(scopeColumns(scope)))
-      .where("chunk_key", ">", after)
-      .where("chunk_key", "<=", upTo)
+      .where(keyRange(scope, after, upTo))
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
@@ -27,8 +43,7 @@ export class TermStore {
       .selectFrom("context_chunks")
       .select(["chunk_key", "term_count"])
       .where((eb) => eb.and(scopeColumns(scope)))
-      .where("chunk_key", ">", after)
-      .$if(upTo < Number.MAX_SAFE_INTEGER, (qb) => qb.where("chunk_key", "<=", upTo))
+      .where(keyRange(scope, after, upTo))
       .orderBy("chunk_key")
       .execute();
     return rows.map((r) => ({ key: Number(r.chunk_key), length: Number(r.term_count) }));
