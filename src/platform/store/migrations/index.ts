@@ -17,6 +17,7 @@ import { migration0016 } from "./0016-rate-limit-buckets-sqlite.js";
 import { migration0017 } from "./0017-vector-scope-keys-sqlite.js";
 import { migration0018 } from "./0018-item-counts-sqlite.js";
 import { migration0019 } from "./0019-job-claim-index.js";
+import { migration0020 } from "./0020-drop-term-lookup-index.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0017,
   migration0018,
   migration0019,
+  migration0020,
 ];

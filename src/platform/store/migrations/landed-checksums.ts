@@ -23,4 +23,5 @@ export const LANDED_CHECKSUMS: Readonly<Record<number, string>> = {
   17: "48e379ef9ed4f276f153e75e8b490289880822d418789cfdb497bdc31d488bde",
   18: "d030e96baaaf6ff5dd123a59dc48a2ff5894b6e261a016d5f7df371aed36a2e0",
   19: "a6c8d5049060f94629596df4e713d03508ac83e4803d272901290b67f080e2af",
+  20: "63df8e958273ebfc6ff1ac8f775789db98b9d73f2bbeeb202f7e9c027395f68e",
 };
