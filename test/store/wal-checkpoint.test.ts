@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { sql } from "kysely";
 import { openStore } from "../../src/platform/store/db.js";
+import { startWalCheckpointer } from "../../src/platform/store/wal-checkpointer.js";
 import { eventually } from "../helpers/harness.js";
 
 /*
@@ -28,6 +29,21 @@ test("the embedded store's log reaches the database file through the checkpointe
     assert.equal(Number(rows.rows[0]?.n), 20);
   } finally {
     await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a checkpointer whose database is gone ends without creating an empty one in its place", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wal-checkpoint-gone-"));
+  try {
+    const file = join(dir, "context-store.sqlite");
+    let ended = false;
+    // The store was closed and its folder removed before the thread got to open the file.
+    const checkpointer = startWalCheckpointer(file, () => (ended = true), 20);
+    await eventually(async () => ended, 10_000, 20);
+    await checkpointer.stop();
+    assert.equal(existsSync(file), false, "no file was created");
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
