@@ -53,6 +53,25 @@ describe("durable job queue (contract, runs on each backend)", () => {
     assert.equal(await queue.complete(second), true);
   });
 
+  test("a heartbeat extends the leases still held, hundreds at once, and none another worker took", async () => {
+    for (let i = 0; i < 450; i++) await queue.enqueue("database.provision", { databaseId: `lease-${i}` });
+    const held = await queue.claim("w1", 450, 1_000, ["database.provision"]);
+    assert.equal(held.length, 450);
+    clock += 1_001; // every lease expires; another worker takes 50 of the jobs
+    const taken = await queue.claim("w2", 50, 1_000, ["database.provision"]);
+    assert.equal(taken.length, 50);
+    const takenIds = new Set(taken.map((j) => j.id));
+    const extended = await queue.extendLeases(held, 5_000);
+    assert.equal(extended.size, 400, "three statements' worth, less the 50 another worker holds");
+    for (const j of held) assert.equal(extended.has(j.id), !takenIds.has(j.id));
+    const sample = held.find((j) => !takenIds.has(j.id));
+    assert.equal((await queue.get(sample?.id ?? ""))?.lease_expires_at, clock + 5_000);
+    clock += 1_001; // w2's leases expire; w1's extended ones do not
+    const again = await queue.claim("w3", 500, 1_000, ["database.provision"]);
+    assert.deepEqual(new Set(again.map((j) => j.id)), takenIds, "only the jobs whose lease was not extended are claimed again");
+    for (const j of [...held.filter((h) => !takenIds.has(h.id)), ...again]) assert.equal(await queue.complete(j), true);
+  });
+
   test("failures retry with exponential backoff and are dead-lettered after maxAttempts", async () => {
     const id = await queue.enqueue("jobs.prune", {});
     const delays: number[] = [];

@@ -94,17 +94,6 @@ export class JobStore {
     return result.rows;
   }
 
-  async extendLease(job: LeasedJob, at: number, leaseMs: number): Promise<boolean> {
-    const res = await this.db
-      .updateTable("jobs")
-      .set({ lease_expires_at: at + leaseMs, updated_at: at })
-      .where("id", "=", job.id)
-      .where("lease_owner", "=", job.leaseOwner)
-      .where("status", "=", "running")
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
-  }
-
   /** Applies `set` to those of the jobs still running under the lease they were claimed with; returns their ids. */
   async updateLeased(jobs: readonly LeasedJob[], set: JobChange): Promise<Set<string>> {
     if (jobs.length === 0) return new Set();

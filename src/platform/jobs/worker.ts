@@ -254,10 +254,10 @@ export class JobWorker {
   }
 
   private async extendLeases(): Promise<void> {
-    for (const r of this.running.values()) {
-      await this.queue.extendLease(r.job, this.options.leaseMs).catch((err: unknown) => {
-        this.options.logger.warn({ jobId: r.job.id, kind: r.job.kind, err }, "extending a job's lease failed; the next heartbeat tries again");
-      });
-    }
+    const jobs = [...this.running.values()].map((r) => r.job);
+    if (jobs.length === 0) return;
+    await this.queue.extendLeases(jobs, this.options.leaseMs).catch((err: unknown) => {
+      this.options.logger.warn({ jobs: jobs.length, err }, "extending the running jobs' leases failed; the next heartbeat tries again");
+    });
   }
 }
