@@ -173,7 +173,10 @@ test("PROCESSES=2: a process started while another serves listens once its index
   // The first process listens at once (nothing else serves yet); the second only after its load.
   assert.equal(loaded.length, 1, out.slice(-3000));
   assert.equal(loaded[0]![1], "1");
-  assert.ok(loaded[0]!.index < out.indexOf("all service processes listening"));
+  // By the lines' own times, not their order in the shared stdout: each process's logger writes
+  // asynchronously, so a line of the joining process can reach the pipe after a later one of the primary.
+  const timeOf = (message: string): number => Number(new RegExp(`"time":(\\d+)[^\\n]*"msg":"${message}"`).exec(out)?.[1] ?? NaN);
+  assert.ok(timeOf("search indexes loaded before listening") <= timeOf("all service processes listening"), out.slice(-3000));
   // ...and once its embedder and extraction workers have started: its first requests do not load models.
   const pid = /"pid":(\d+)[^\n]*"msg":"search indexes loaded before listening"/.exec(out)?.[1];
   const started = out.search(new RegExp(`"pid":${pid}[^\\n]*"msg":"embedder and extraction workers started"`));
