@@ -60,6 +60,21 @@ describe("POST /query ranking: alpha, recency_bias, neighbouring turns, speakers
     const memories = turns.map(([id, speaker, text], i) => ({ id, text, user_name: speaker, timestamp: iso(session + i * 1000) }));
     const res = await t.request("POST", "/context/ingest", { body: { type: "memory", database: "rank", collection: "chat", memories } });
     assert.equal(res.status, 202, res.text);
+    // Two episodes of one conversation, six weeks apart: the first plans a lake house trip and,
+    // two turns later, packs a kayak; the second names a kayak in a shorter turn.
+    const trip = Date.parse("2023-05-08T10:00:00Z");
+    const later = Date.parse("2023-06-20T18:00:00Z");
+    const episodes: Array<{ id: string; text: string; user_name: string; timestamp: string; additional_metadata?: Record<string, string> }> = [
+      { id: "x1", text: "The lake house is booked for the long weekend.", user_name: "Alice", timestamp: iso(trip), additional_metadata: { part: "plan" } },
+      { id: "x2", text: "Nice, I can't wait!", user_name: "Bob", timestamp: iso(trip + 60_000) },
+      { id: "x3", text: "I packed the kayak and the life vests into the car already.", user_name: "Alice", timestamp: iso(trip + 120_000) },
+      { id: "x4", text: "Perfect, see you Friday.", user_name: "Bob", timestamp: iso(trip + 180_000) },
+      { id: "y1", text: "The kayak paddle snapped.", user_name: "Bob", timestamp: iso(later) },
+      { id: "y2", text: "Oh no, get a new one.", user_name: "Alice", timestamp: iso(later + 60_000) },
+    ];
+    const tagged = episodes.map((m) => (m.additional_metadata ? m : { ...m, additional_metadata: { part: "talk" } }));
+    const trips = await t.request("POST", "/context/ingest", { body: { type: "memory", database: "rank", collection: "trips", memories: tagged } });
+    assert.equal(trips.status, 202, trips.text);
     // One long manual whose every chunk names the kestrel firmware, and two short notes that do too.
     const paragraph = (n: number): string =>
       `Section ${n}. The kestrel firmware update ${"checks the bootloader signature, copies the image to the spare bank, verifies its checksum and reboots the controller; ".repeat(12)}`;
@@ -83,6 +98,12 @@ describe("POST /query ranking: alpha, recency_bias, neighbouring turns, speakers
       "rank",
       turns.map(([id]) => id!),
       "chat",
+    );
+    await waitTerminal(
+      t,
+      "rank",
+      episodes.map((m) => m.id),
+      "trips",
     );
   });
   after(async () => t.close());
@@ -135,6 +156,34 @@ describe("POST /query ranking: alpha, recency_bias, neighbouring turns, speakers
     const text = ids(await q({ query: "What did Bob do at the animal shelter?", type: "memory", collection: "chat", query_by: "text" }));
     assert.equal(text[0], "t1");
     assert.ok(!text.includes("t2"), "text mode returns keyword matches only, no neighbours");
+  });
+
+  test("a memory is ranked in its episode: a turn whose conversation also matches the question's other words comes first", async () => {
+    const question = { query: "Which kayak did we take to the lake house?", type: "memory", collection: "trips", alpha: 0, max_results: 6 };
+    // alone, the shorter turn matches "kayak" better
+    const text = ids(await q({ ...question, query_by: "text" }));
+    assert.ok(text.indexOf("y1") < text.indexOf("x3"), `BM25 alone: ${JSON.stringify(text)}`);
+    // in context, x3's episode also names the lake house (x1, two turns before it)
+    for (const mode of ["fast", "thinking"]) {
+      const ranked = ids(await q({ ...question, mode }));
+      assert.ok(ranked.indexOf("x3") >= 0 && ranked.indexOf("x3") < ranked.indexOf("y1"), `${mode}: ${JSON.stringify(ranked)}`);
+    }
+  });
+
+  test("a memory its query may not see lends its episode nothing", async () => {
+    // x1 (the lake house) filtered out: x3's episode no longer names it, and the shorter turn wins again
+    const ranked = ids(
+      await q({
+        query: "Which kayak did we take to the lake house?",
+        type: "memory",
+        collection: "trips",
+        alpha: 0,
+        max_results: 6,
+        metadata_filters: { additional_metadata: { part: "talk" } },
+      }),
+    );
+    assert.ok(!ranked.includes("x1"), JSON.stringify(ranked));
+    assert.ok(ranked.indexOf("y1") >= 0 && ranked.indexOf("y1") < ranked.indexOf("x3"), JSON.stringify(ranked));
   });
 
   test("a memory timestamp that is not a date is 400", async () => {

@@ -129,6 +129,23 @@ export class InvertedIndex {
     return own === undefined ? undefined : Array.from(own, (id) => this.termNames[id]!);
   }
 
+  /**
+   * A live chunk's length and its frequency of each of `terms` (0 where absent), read from the
+   * postings; undefined for a chunk the index lacks.
+   */
+  termCounts(chunkKey: number, terms: readonly string[]): { length: number; tfs: number[] } | undefined {
+    const local = this.localOf.get(chunkKey);
+    if (local === undefined || this.docTerms[local] === undefined) return undefined;
+    const tfs = terms.map((term) => {
+      const id = this.termIds.get(term);
+      if (id === undefined) return 0;
+      const p = this.postings[id]!;
+      const at = p.seek(0, local);
+      return at < p.length && p.ids[at] === local ? p.tfs[at]! : 0;
+    });
+    return { length: this.lengths[local]!, tfs };
+  }
+
   /** Whether the live chunk holds every one of `terms` (false for a chunk the index lacks). */
   hasEveryTerm(chunkKey: number, terms: readonly string[]): boolean {
     const local = this.localOf.get(chunkKey);

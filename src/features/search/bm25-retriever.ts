@@ -7,6 +7,7 @@ import { ChunkStore } from "./chunk-store.js";
 import { visibleChunkKeys } from "./hydrate.js";
 import type { TermIndexes, TermScope } from "./term-indexes.js";
 import { tokenize } from "../../engines/bm25/index.js";
+import type { CorpusStats, TermCounts } from "./episode-context.js";
 
 export interface RetrievalScope extends OrgTenancy {
   readonly databaseId: string;
@@ -65,6 +66,35 @@ export class Bm25Retriever {
     const loaded = indexes.filter((i) => i !== undefined);
     if (loaded.length < indexes.length) return [...chunkKeys];
     return chunkKeys.filter((key) => loaded.some((i) => i.hasEveryTerm(key, terms)) || !loaded.some((i) => i.has(key)));
+  }
+
+  /**
+   * The query terms' frequencies in each of the chunks (from the loaded indexes of the scope's
+   * collections) and the scope's statistics (documents, mean length, each term's document count),
+   * as `search` ranks them. Chunks no loaded index holds are left out.
+   */
+  termCounts(scope: RetrievalScope, terms: readonly string[], chunkKeys: readonly number[]): { counts: Map<number, TermCounts>; stats: CorpusStats } {
+    const indexes = scope.collections.flatMap((collection) => {
+      const index = this.indexes.loaded({ orgId: scope.orgId, databaseId: scope.databaseId, corpus: scope.corpus, collection });
+      return index ? [index] : [];
+    });
+    const docCount = indexes.reduce((n, i) => n + i.docCount, 0);
+    const stats: CorpusStats = {
+      docCount,
+      avgLength: Math.max(1, indexes.reduce((n, i) => n + i.totalLength, 0) / Math.max(docCount, 1)),
+      docFreqs: terms.map((term) => indexes.reduce((n, i) => n + i.docFreq(term), 0)),
+    };
+    const counts = new Map<number, TermCounts>();
+    for (const key of chunkKeys) {
+      for (const index of indexes) {
+        const c = index.termCounts(key, terms);
+        if (c) {
+          counts.set(key, c);
+          break;
+        }
+      }
+    }
+    return { counts, stats };
   }
 
   async search(

@@ -7,6 +7,7 @@ import type { ChunkRow } from "./hydrate.js";
 import { tokenize } from "../../engines/bm25/index.js";
 import type { Bm25Retriever } from "./bm25-retriever.js";
 import { fuse, type Fused, type RankedList } from "./fusion.js";
+import { episodeScores } from "./episode-context.js";
 
 export interface CorpusQuery {
   orgId: string;
@@ -44,6 +45,10 @@ export interface RetrievedLists {
 // Below this many visible chunks, a filtered dense search scores every allowed chunk exactly,
 // which is both correct (no filter starvation) and fast; above it the ANN index is oversampled.
 const EXACT_FILTERED_LIMIT = 20_000;
+
+// An episode is looked for within an hour either side of a seed's memory; at most 1,000 turns are read.
+const EPISODE_SPAN_MS = 3_600_000;
+const EPISODE_MEMBERS_LIMIT = 1_000;
 
 const normaliseText = (s: string): string => s.toLowerCase().replace(/\s+/g, " ").trim();
 
@@ -108,6 +113,37 @@ export class CorpusRetriever {
     ];
     if (phrase !== null) lists.push({ name: "phrase", hits: phrase.map((k) => ({ chunkKey: k, score: 1 })) });
     return { fused: fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15 }), lists: { exact, lexical, dense, phrase } };
+  }
+
+  /**
+   * Conversation memories ranked lexically in their context (episode-context.ts): the turns of
+   * the episodes around the first ranking's best `seeds` hits, scored by their windows and
+   * episodes, replace its BM25 list and are fused again with its dense and phrase lists. Returns
+   * the first ranking when there is no such context (no timestamps, no terms).
+   */
+  async inEpisodes(q: CorpusQuery, first: { fused: Fused[]; lists: RetrievedLists }, seeds: number): Promise<Fused[]> {
+    const terms = [...new Set(q.terms)];
+    if (terms.length === 0 || first.fused.length === 0) return first.fused;
+    const members = await this.chunks.episodeMembers(
+      q.visible,
+      first.fused.slice(0, seeds).map((f) => f.chunkKey),
+      EPISODE_SPAN_MS,
+      EPISODE_MEMBERS_LIMIT,
+    );
+    if (members.length === 0) return first.fused;
+    const scope = { orgId: q.orgId, databaseId: q.databaseId, corpus: q.corpus, collections: q.collections };
+    const { counts, stats } = this.bm25.termCounts(
+      scope,
+      terms,
+      members.map((m) => m.chunkKey),
+    );
+    const lexical = episodeScores(members, counts, stats);
+    const lists: RankedList[] = [
+      { name: "bm25", hits: lexical },
+      { name: "dense", hits: first.lists.dense },
+    ];
+    if (first.lists.phrase !== null) lists.push({ name: "phrase", hits: first.lists.phrase.map((k) => ({ chunkKey: k, score: 1 })) });
+    return fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15 });
   }
 
   /** A hydrated chunk's indexed terms (thinking mode's feedback terms and diversity). */
