@@ -28,6 +28,8 @@ export interface CorpusQuery {
   restrictive: boolean;
   /** The query's embedding, still being computed while the lexical retrievers run. */
   vector: Promise<Float32Array | null>;
+  /** Rank memories lexically in the episodes around this many best BM25 hits (episode-context.ts). */
+  episodeSeeds?: number;
   /** Extra weighted query terms (thinking mode's pseudo-relevance feedback). */
   expansion?: readonly string[];
 }
@@ -89,10 +91,14 @@ export class CorpusRetriever {
       const ranked = kept ? hits.filter((h) => kept.includes(h.chunkKey)) : hits;
       return { fused: fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0 }), lists: { exact, lexical: ranked, dense: [], phrase: null } };
     }
-    const [lexical, expanded, vector] = await Promise.all([
-      prior?.lexical ?? this.bm25.search(scope, q.terms, q.depth, "or", q.visible, exact),
+    const lexicalHits = prior?.lexical ? Promise.resolve(prior.lexical) : this.bm25.search(scope, q.terms, q.depth, "or", q.visible, exact);
+    // Read while the query's embedding is still being computed (it needs the BM25 hits only).
+    const inEpisodes = q.episodeSeeds && prior === undefined ? lexicalHits.then((hits) => this.inEpisodes(q, hits, q.episodeSeeds!)) : Promise.resolve(null);
+    const [lexical, expanded, vector, episodes] = await Promise.all([
+      lexicalHits,
       q.expansion && q.expansion.length > 0 ? this.bm25.search(scope, [...q.terms, ...q.expansion], q.depth, "or", q.visible, exact) : Promise.resolve([]),
       prior === undefined ? q.vector : Promise.resolve(null),
+      inEpisodes,
     ]);
     const [phrase, dense] =
       prior !== undefined
@@ -108,7 +114,7 @@ export class CorpusRetriever {
             vector ? this.dense(q, vector, exact) : Promise.resolve([]),
           ]);
     const lists: RankedList[] = [
-      { name: "bm25", hits: mergeLexical(lexical, expanded) },
+      { name: "bm25", hits: episodes ?? mergeLexical(lexical, expanded) },
       { name: "dense", hits: dense },
     ];
     if (phrase !== null) lists.push({ name: "phrase", hits: phrase.map((k) => ({ chunkKey: k, score: 1 })) });
@@ -117,33 +123,26 @@ export class CorpusRetriever {
 
   /**
    * Conversation memories ranked lexically in their context (episode-context.ts): the turns of
-   * the episodes around the first ranking's best `seeds` hits, scored by their windows and
-   * episodes, replace its BM25 list and are fused again with its dense and phrase lists. Returns
-   * the first ranking when there is no such context (no timestamps, no terms).
+   * the episodes around the best `seeds` BM25 hits, scored by their windows and episodes. Null
+   * when there is no such context (no timestamps, no terms): the plain BM25 list stands.
    */
-  async inEpisodes(q: CorpusQuery, first: { fused: Fused[]; lists: RetrievedLists }, seeds: number): Promise<Fused[]> {
+  private async inEpisodes(q: CorpusQuery, lexical: Hits, seeds: number): Promise<Hits | null> {
     const terms = [...new Set(q.terms)];
-    if (terms.length === 0 || first.fused.length === 0) return first.fused;
+    if (terms.length === 0 || lexical.length === 0) return null;
     const members = await this.chunks.episodeMembers(
       q.visible,
-      first.fused.slice(0, seeds).map((f) => f.chunkKey),
+      lexical.slice(0, seeds).map((h) => h.chunkKey),
       EPISODE_SPAN_MS,
       EPISODE_MEMBERS_LIMIT,
     );
-    if (members.length === 0) return first.fused;
+    if (members.length === 0) return null;
     const scope = { orgId: q.orgId, databaseId: q.databaseId, corpus: q.corpus, collections: q.collections };
     const { counts, stats } = this.bm25.termCounts(
       scope,
       terms,
       members.map((m) => m.chunkKey),
     );
-    const lexical = episodeScores(members, counts, stats);
-    const lists: RankedList[] = [
-      { name: "bm25", hits: lexical },
-      { name: "dense", hits: first.lists.dense },
-    ];
-    if (first.lists.phrase !== null) lists.push({ name: "phrase", hits: first.lists.phrase.map((k) => ({ chunkKey: k, score: 1 })) });
-    return fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15 });
+    return episodeScores(members, counts, stats);
   }
 
   /** A hydrated chunk's indexed terms (thinking mode's feedback terms and diversity). */

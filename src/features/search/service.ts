@@ -74,8 +74,9 @@ const SPEAKER_BOOST = 0.5;
 const NEIGHBOUR_WEIGHT = { fast: { memory: 0.5, knowledge: 0.5 }, thinking: { memory: 0.5, knowledge: 0.7 } } as const;
 const NEIGHBOUR_HOPS = { fast: { memory: 1, knowledge: 1 }, thinking: { memory: 2, knowledge: 1 } } as const;
 const NEIGHBOUR_SEEDS = 20;
-// Memories are ranked lexically in their episodes (episode-context.ts) around the first ranking's
-// best 20: on LoCoMo fast R@10 0.745 to 0.79 (20, 50 or 100 seeds measured the same).
+// Memories are ranked lexically in their episodes (episode-context.ts) around the best 20 BM25
+// hits: on LoCoMo fast R@10 0.745 to 0.79 (seeds from the fused ranking, or 50 or 100 of them,
+// measured the same; from BM25 the episodes are read while the query's embedding is computed).
 const EPISODE_SEEDS = 20;
 // Thinking mode's results hold at most 3 chunks of one item before every other item has had its
 // turn (the rest follow in order). On the knowledge set of bench:peers, one document's neighbouring
@@ -165,9 +166,10 @@ export class QueryService {
           visible: visibleFor(corpus),
           restrictive,
           vector,
+          ...(corpus === "memory" ? { episodeSeeds: EPISODE_SEEDS } : {}),
         };
         const first = await this.retriever.retrieve(base);
-        let fused = corpus === "memory" && input.queryBy === "hybrid" ? await this.retriever.inEpisodes(base, first, EPISODE_SEEDS) : first.fused;
+        let fused = first.fused;
         // pseudo-relevance feedback: on conversation memories the top turns' shared words are
         // chit-chat and measured no gain on LoCoMo, so it expands knowledge queries only
         if (input.mode === "thinking" && input.queryBy === "hybrid" && corpus === "knowledge" && fused.length > 0) {
