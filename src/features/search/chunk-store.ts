@@ -81,20 +81,34 @@ export class ChunkStore {
     limit: number,
   ): Promise<Array<{ chunkKey: number; collection: string; timestamp: number }>> {
     if (seedKeys.length === 0) return [];
-    const rows = await sql<{ chunk_key: number; collection: string; ts: number; source_id: string; position: number }>`
-      WITH seeds AS MATERIALIZED (
+    const seeds = sql`seeds AS MATERIALIZED (
         SELECT DISTINCT i.database_id, i.corpus, i.collection, i.item_timestamp AS ts
         FROM context_chunks c JOIN context_items i ON i.id = c.item_id
-        WHERE c.org_id = ${v.orgId} AND c.chunk_key IN (${sql.join([...seedKeys])}) AND i.corpus = 'memory' AND i.item_timestamp IS NOT NULL),
-      members AS (
-        SELECT DISTINCT p.id, p.collection, p.item_timestamp, p.source_id
-        FROM seeds s JOIN context_items p ON p.database_id = s.database_id AND p.corpus = s.corpus AND p.collection = s.collection
-          AND p.item_timestamp >= s.ts - ${spanMs} AND p.item_timestamp <= s.ts + ${spanMs}
-        WHERE ${visibleItem(this.backend, "p", v)})
+        WHERE c.org_id = ${v.orgId} AND c.chunk_key IN (${sql.join([...seedKeys])}) AND i.corpus = 'memory' AND i.item_timestamp IS NOT NULL)`;
+    const near = sql`p.database_id = s.database_id AND p.corpus = s.corpus AND p.collection = s.collection
+          AND p.item_timestamp >= s.ts - ${spanMs} AND p.item_timestamp <= s.ts + ${spanMs} AND ${visibleItem(this.backend, "p", v)}`;
+    // PostgreSQL scanned each seed's whole collection and every chunk of the scope (a bitmap scan
+    // filtered by time, then a hash join: 12.8 ms a query on LoCoMo); LATERAL makes each seed a
+    // range of the timeline index and each member's chunks a lookup. SQLite has no LATERAL and
+    // plans the join as those seeks already (0.8 ms).
+    const rows =
+      this.backend === "postgres"
+        ? await sql<{ chunk_key: number; collection: string; ts: number; source_id: string; position: number }>`
+      WITH ${seeds}
+      SELECT ch.chunk_key AS chunk_key, m.collection AS collection, m.item_timestamp AS ts, m.source_id AS source_id, ch.position AS position
+      FROM seeds s
+      CROSS JOIN LATERAL (SELECT p.id, p.collection, p.item_timestamp, p.source_id FROM context_items p WHERE ${near}
+        ORDER BY p.item_timestamp LIMIT ${limit}) m
+      CROSS JOIN LATERAL (SELECT c.chunk_key, c.position FROM context_chunks c WHERE c.item_id = m.id) ch
+      LIMIT ${limit}`.execute(this.db)
+        : await sql<{ chunk_key: number; collection: string; ts: number; source_id: string; position: number }>`
+      WITH ${seeds},
+      members AS (SELECT DISTINCT p.id, p.collection, p.item_timestamp, p.source_id FROM seeds s JOIN context_items p ON ${near})
       SELECT ch.chunk_key AS chunk_key, m.collection AS collection, m.item_timestamp AS ts, m.source_id AS source_id, ch.position AS position
       FROM members m JOIN context_chunks ch ON ch.item_id = m.id
       LIMIT ${limit}`.execute(this.db);
-    const members = rows.rows.map((r) => ({
+    const unique = new Map(rows.rows.map((r) => [Number(r.chunk_key), r]));
+    const members = [...unique.values()].map((r) => ({
       chunkKey: Number(r.chunk_key),
       collection: r.collection,
       timestamp: Number(r.ts),
