@@ -4,7 +4,7 @@ import { episodeScores, type TermCounts } from "../../src/features/search/episod
 import { InvertedIndex } from "../../src/engines/bm25/inverted-index.js";
 
 const MINUTE = 60_000;
-const stats = { docCount: 100, avgLength: 4, docFreqs: [5, 5] };
+const stats = { docCount: 100, avgLength: 4, terms: ["lake", "kayak"], docFreqs: [5, 5] };
 // query terms: [lake, kayak]; each member's frequency of them and its length
 const counts = (entries: Array<[number, number, number, number]>): Map<number, TermCounts> =>
   new Map(entries.map(([key, lake, kayak, length]) => [key, { length, tfs: [lake, kayak] }]));

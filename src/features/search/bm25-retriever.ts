@@ -82,6 +82,7 @@ export class Bm25Retriever {
     const stats: CorpusStats = {
       docCount,
       avgLength: Math.max(1, indexes.reduce((n, i) => n + i.totalLength, 0) / Math.max(docCount, 1)),
+      terms,
       docFreqs: terms.map((term) => indexes.reduce((n, i) => n + i.docFreq(term), 0)),
     };
     const counts = new Map<number, TermCounts>();

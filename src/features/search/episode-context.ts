@@ -1,4 +1,4 @@
-import { bm25Idf, DEFAULT_BM25_PARAMS } from "../../engines/bm25/bm25.js";
+import { bm25Score } from "../../engines/bm25/bm25.js";
 
 /** A memory chunk near a first-stage hit, in its collection's timeline order. */
 export interface EpisodeMember {
@@ -17,7 +17,8 @@ export interface TermCounts {
 export interface CorpusStats {
   readonly docCount: number;
   readonly avgLength: number;
-  /** Documents containing each query term, in the query's order. */
+  /** The query's terms, and the documents containing each, in the same order. */
+  readonly terms: readonly string[];
   readonly docFreqs: readonly number[];
 }
 
@@ -52,16 +53,14 @@ export function episodeScores(
   stats: CorpusStats,
   weights: EpisodeWeights = EPISODE_WEIGHTS,
 ): Array<{ chunkKey: number; score: number }> {
-  const { k1, b } = DEFAULT_BM25_PARAMS;
-  const idf = stats.docFreqs.map((df) => (df > 0 ? bm25Idf(stats.docCount, df) : 0));
-  const score = (tfs: readonly number[], length: number, avgLength: number): number => {
-    const norm = k1 * (1 - b + (b * length) / Math.max(avgLength, 1));
-    let s = 0;
-    tfs.forEach((tf, t) => {
-      if (tf > 0) s += (idf[t]! * tf * (k1 + 1)) / (tf + norm);
+  const docFreq = new Map(stats.terms.map((term, t) => [term, stats.docFreqs[t] ?? 0]));
+  // The BM25 of the index (same k1, b and idf), over a window's or episode's summed frequencies.
+  const score = (tfs: readonly number[], length: number, avgLength: number): number =>
+    bm25Score(stats.terms, new Map(stats.terms.map((term, t) => [term, tfs[t] ?? 0])), length, {
+      docCount: stats.docCount,
+      avgDocLength: Math.max(avgLength, 1),
+      docFreq: (term) => docFreq.get(term) ?? 0,
     });
-    return s;
-  };
   const episodes = splitEpisodes(members, weights.gapMs);
   const windowAvg = stats.avgLength * (1 + 2 * weights.window);
   const own = episodes.map((episode) => episode.map((m) => counts.get(m.chunkKey)));
