@@ -6,7 +6,9 @@ import type { AddressInfo } from "node:net";
 
 export interface FakeEmbeddingsServer {
   baseUrl: string;
-  requests: Array<{ authorization?: string; body: { model: string; input: string[]; dimensions?: number } }>;
+  requests: Array<{ authorization?: string; body: { model: string; input: string[]; dimensions?: number; encoding_format?: string } }>;
+  /** How it treats `encoding_format: "base64"`: answers base64 (as OpenAI does), answers floats anyway, or refuses it with a 422. */
+  base64: "answer" | "ignore" | "refuse";
   /** Statuses to answer with before answering normally, consumed in order. */
   failNext: Array<{ status: number; retryAfter?: string }>;
   /** Milliseconds to wait before answering. */
@@ -37,10 +39,10 @@ export async function startFakeEmbeddingsServer(dimensions = 8): Promise<FakeEmb
     held = new Promise<void>((resolve) => (release = resolve));
     return () => release();
   };
-  const state: Omit<FakeEmbeddingsServer, "baseUrl" | "close"> = { requests: [], failNext: [], delayMs: 0, dimensions, holdNext };
+  const state: Omit<FakeEmbeddingsServer, "baseUrl" | "close"> = { requests: [], failNext: [], delayMs: 0, dimensions, holdNext, base64: "answer" };
   const server: Server = createServer((req, res) => {
     void (async () => {
-      const body = JSON.parse(await readBody(req)) as { model: string; input: string[]; dimensions?: number };
+      const body = JSON.parse(await readBody(req)) as { model: string; input: string[]; dimensions?: number; encoding_format?: string };
       state.requests.push({ ...(req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }), body });
       const gate = held;
       held = null;
@@ -55,8 +57,17 @@ export async function startFakeEmbeddingsServer(dimensions = 8): Promise<FakeEmb
         res.end(JSON.stringify({ error: { message: `fake failure ${failure.status}`, type: "server_error" } }));
         return;
       }
+      const base64 = body.encoding_format === "base64";
+      if (base64 && state.base64 === "refuse") {
+        // As a server validating the field with pydantic answers.
+        res.writeHead(422, { "content-type": "application/json" });
+        res.end(JSON.stringify({ detail: [{ loc: ["body", "encoding_format"], msg: "Input should be 'float'" }] }));
+        return;
+      }
+      const encode = (v: number[]): number[] | string =>
+        base64 && state.base64 === "answer" ? Buffer.from(Float32Array.from(v).buffer).toString("base64") : v;
       // Reversed order on purpose: clients must sort by `index`, as the real API does not promise order.
-      const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: vectorFor(text, state.dimensions) })).reverse();
+      const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: encode(vectorFor(text, state.dimensions)) })).reverse();
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
     })();

@@ -31,6 +31,7 @@ describe("openai-compatible embedder", () => {
     server.requests.length = 0;
     server.failNext.length = 0;
     server.delayMs = 0;
+    server.base64 = "answer";
     sleeps.length = 0;
   });
 
@@ -87,6 +88,34 @@ describe("openai-compatible embedder", () => {
     server.delayMs = 0;
     const wrong = await createEmbedder({ ...config(), dimensions: 16 } as EmbedderConfig);
     await assert.rejects(wrong.embed(["x"]), /returned 8 dimensions, configured 16/);
+  });
+
+  it("asks for base64 vectors, and reads floats from a server that ignores it or refuses it", async () => {
+    const texts = ["alpha", "beta", "gamma", "delta"];
+    const floats = await (await createEmbedder({ ...config(), encoding: "float" } as EmbedderConfig)).embed(texts);
+    assert.equal(server.requests[0]?.body.encoding_format, "float");
+
+    server.requests.length = 0;
+    const base64 = await (await createEmbedder(config())).embed(texts);
+    assert.deepEqual(
+      server.requests.map((r) => r.body.encoding_format),
+      ["base64", "base64"],
+    );
+    assert.deepEqual(base64, floats);
+
+    server.base64 = "ignore";
+    assert.deepEqual(await (await createEmbedder(config())).embed(texts), floats);
+
+    server.base64 = "refuse";
+    server.requests.length = 0;
+    const refused = await createEmbedder(config());
+    assert.deepEqual(await refused.embed(texts), floats);
+    // Refused once, then floats for this request and every later one; no retry budget spent.
+    assert.deepEqual(
+      server.requests.map((r) => r.body.encoding_format),
+      ["base64", "float", "float"],
+    );
+    assert.equal(sleeps.length, 0);
   });
 
   it("sends dimensions only when asked", async () => {

@@ -14,6 +14,13 @@ export interface OpenAIEmbedderConfig {
   dimensions: number;
   /** Send `dimensions` in the request (OpenAI text-embedding-3 models shorten vectors); default false, since many compatible servers reject the field. */
   requestDimensions?: boolean;
+  /**
+   * How vectors come back: `base64` (little-endian float32, about half the bytes of JSON numbers
+   * and far cheaper to parse) or `float`. Default base64; a server that answers arrays anyway is
+   * read as arrays, and one that refuses base64 (a 400 or 422 naming it) is asked for floats from
+   * then on.
+   */
+  encoding?: "base64" | "float";
   /** Inputs per request; default 64. */
   batchSize?: number;
   /** Per-request timeout; default 30 s. */
@@ -26,7 +33,7 @@ export interface OpenAIEmbedderConfig {
 }
 
 interface EmbeddingResponse {
-  data: Array<{ index: number; embedding: number[] }>;
+  data: Array<{ index: number; embedding: number[] | string }>;
 }
 
 function isEmbeddingResponse(value: unknown): value is EmbeddingResponse {
@@ -36,10 +43,25 @@ function isEmbeddingResponse(value: unknown): value is EmbeddingResponse {
     Array.isArray(data) &&
     data.every(
       (d: unknown) =>
-        typeof d === "object" && d !== null && typeof (d as { index?: unknown }).index === "number" && Array.isArray((d as { embedding?: unknown }).embedding),
+        typeof d === "object" &&
+        d !== null &&
+        typeof (d as { index?: unknown }).index === "number" &&
+        (Array.isArray((d as { embedding?: unknown }).embedding) || typeof (d as { embedding?: unknown }).embedding === "string"),
     )
   );
 }
+
+/** A base64 embedding: little-endian float32 values. */
+function decodeBase64(text: string): Float32Array {
+  const bytes = Buffer.from(text, "base64");
+  if (bytes.length % 4 !== 0) throw new EmbedderError("embeddings endpoint returned a base64 embedding that is not float32");
+  const out = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+  return out;
+}
+
+/** A 400 or 422 answer to a base64 request that names the encoding: the server wants floats. */
+const refusesBase64 = (status: number, detail: string): boolean => (status === 400 || status === 422) && /encoding_format|base64/i.test(detail);
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,8 +74,10 @@ class OpenAIEmbedder implements Embedder {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly inflight = new Set<AbortController>();
   private closed = false;
+  private encoding: "base64" | "float";
 
   constructor(private readonly config: OpenAIEmbedderConfig) {
+    this.encoding = config.encoding ?? "base64";
     this.dimensions = config.dimensions;
     this.id = `openai:${config.model}:${config.dimensions}`;
     this.endpoint = `${config.baseUrl.replace(/\/+$/, "")}/embeddings`;
@@ -91,13 +115,18 @@ class OpenAIEmbedder implements Embedder {
     this.inflight.add(controller);
     const timer = setTimeout(() => controller.abort(), this.config.timeoutMs ?? 30_000);
     try {
-      const body: Record<string, unknown> = { model: this.config.model, input, encoding_format: "float" };
+      const encoding = this.encoding;
+      const body: Record<string, unknown> = { model: this.config.model, input, encoding_format: encoding };
       if (this.config.requestDimensions === true) body.dimensions = this.config.dimensions;
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (this.config.apiKey !== undefined) headers.authorization = `Bearer ${this.config.apiKey}`;
       const response = await this.fetchFn(this.endpoint, { method: "POST", headers, body: JSON.stringify(body), signal: controller.signal });
       if (!response.ok) {
         const detail = (await response.text().catch(() => "")).slice(0, 300);
+        if (encoding === "base64" && refusesBase64(response.status, detail)) {
+          this.encoding = "float";
+          return await this.request(input);
+        }
         const error = new EmbedderError(`embeddings endpoint answered ${response.status}: ${detail}`, isRetryableStatus(response.status));
         const after = retryAfterMs(response.headers.get("retry-after"), Date.now());
         return after === undefined ? { ok: false, error } : { ok: false, error, retryAfterMs: after };
@@ -128,10 +157,11 @@ class OpenAIEmbedder implements Embedder {
     for (const item of json.data) {
       if (!Number.isInteger(item.index) || item.index < 0 || item.index >= expected)
         throw new EmbedderError(`embeddings endpoint returned index ${item.index} out of range`);
-      if (item.embedding.length !== this.dimensions) {
-        throw new EmbedderError(`embeddings endpoint returned ${item.embedding.length} dimensions, configured ${this.dimensions}`);
+      const embedding = typeof item.embedding === "string" ? decodeBase64(item.embedding) : Float32Array.from(item.embedding);
+      if (embedding.length !== this.dimensions) {
+        throw new EmbedderError(`embeddings endpoint returned ${embedding.length} dimensions, configured ${this.dimensions}`);
       }
-      vectors[item.index] = l2Normalize(Float32Array.from(item.embedding));
+      vectors[item.index] = l2Normalize(embedding);
     }
     return vectors.map((v) => {
       if (v === undefined) throw new EmbedderError("embeddings endpoint returned duplicate or missing indexes");
