@@ -74,6 +74,30 @@ describe("the HNSW thread", () => {
     await assert.rejects(thread.load(DIMS + 1, path), /dimensions/);
   });
 
+  it("fails what was pending when the thread is closed, and starts a new thread on the next request", async () => {
+    const own = new HnswThread();
+    const index = await own.create(DIMS);
+    const vectors = randomVectors(2000, 5, DIMS);
+    const adding = assert.rejects(
+      index.addMany(
+        vectors.map((_, i) => i),
+        vectors,
+        1,
+      ),
+      /HNSW thread ended/,
+    );
+    const searching = assert.rejects(index.search(vectors[0]!, 1), /HNSW thread ended/);
+    await own.close();
+    await adding;
+    await searching;
+    // The keys it could not add are not mirrored as held.
+    assert.equal(index.size(), 0);
+    const fresh = await own.create(DIMS);
+    await fresh.addMany([7], [vectors[7]!], 1);
+    assert.equal((await fresh.search(vectors[7]!, 1))[0]?.key, 7);
+    await own.close();
+  });
+
   it("checks vector sizes before posting", async () => {
     const index = await thread.create(DIMS);
     await assert.rejects(index.addMany([1], [new Float32Array(DIMS + 1)], 1), /dimensions/);

@@ -26,7 +26,7 @@ class HnswAddError extends VectorIndexError {
  * 0.3 ms each at 512 dimensions, a fifth of the request thread when ingestion was not waiting on
  * its embedder) and searching run beside the thread that answers requests. Requests are answered
  * in the order they were posted: a search sees every add posted before it. Started on first use;
- * should it end, every pending request fails and `onLost` is told (the indexes it held are gone).
+ * should it die, every pending request fails and `onLost` is told (the indexes it held are gone).
  */
 export class HnswThread {
   private worker: Worker | null = null;
@@ -71,10 +71,18 @@ export class HnswThread {
     });
   }
 
+  /** Ends the thread; whatever is pending fails now (a later request starts a new thread). */
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
+    this.failPending();
     await worker?.terminate();
+  }
+
+  private failPending(): void {
+    const lost = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of lost) p.reject(new VectorIndexError("the HNSW thread ended"));
   }
 
   private start(): Worker {
@@ -84,10 +92,10 @@ export class HnswThread {
     worker.on("message", (reply: HnswReply) => this.settle(reply));
     worker.on("error", () => undefined);
     worker.on("exit", () => {
-      if (this.worker === worker) this.worker = null;
-      const lost = [...this.pending.values()];
-      this.pending.clear();
-      for (const p of lost) p.reject(new VectorIndexError("the HNSW thread ended"));
+      // Not closed by its owner: it died, and the indexes it held with it.
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.failPending();
       this.onLost();
     });
     this.worker = worker;
