@@ -76,7 +76,6 @@ export function closer(config: Config, app: Running): () => Promise<ShutdownOutc
         { name: "stop the graph query workers", run: () => features.graphArea.close() },
         { name: "write the query log", run: () => features.queryLog.flush() },
         { name: "save vector indexes", run: () => context.vectors.saveAll() },
-        { name: "stop the vector index thread", run: () => context.vectors.close() },
         { name: "save search indexes", run: () => features.termIndexes.saveAll() },
         { name: "close the embedder", run: () => platform.embedder.close() },
         { name: "close the extraction workers", run: () => platform.extraction.close() },

@@ -87,6 +87,27 @@ export class UsearchIndex implements VectorIndex {
     return this.keySet !== null;
   }
 
+  /**
+   * Takes `keys` as the index's keys when it does not know them (a file saved without its list)
+   * and they are as many as it holds, each of them held: true when it took them.
+   */
+  adoptKeys(keys: readonly number[]): boolean {
+    if (this.keySet !== null) return true;
+    if (keys.length !== this.size() || !keys.every((k) => this.has(k))) return false;
+    this.keySet = new Set(keys.map((k) => toKey(k)));
+    return true;
+  }
+
+  /** The keys in (after, upTo], unordered; empty when the keys are not known. */
+  keysBetween(after: number, upTo: number): number[] {
+    const out: number[] = [];
+    for (const k of this.keySet ?? []) {
+      const n = Number(k);
+      if (n > after && n <= upTo) out.push(n);
+    }
+    return out;
+  }
+
   /** Every key held; empty when the keys are not known. */
   keys(): number[] {
     return [...(this.keySet ?? [])].map(Number);

@@ -7,7 +7,6 @@ import type { Corpus } from "../items/item-types.js";
 import { CORPORA, scopeColumns, type ContentScope } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { UsearchIndex } from "../../engines/vector-index/index.js";
-import { HnswThread, type ThreadedHnsw } from "../../engines/vector-index/hnsw-thread.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
 
 /** A saved index file against the table: `indexed` null when there is no file. */
@@ -47,8 +46,6 @@ export interface VectorHit {
 
 const toBlob = (v: Float32Array): Uint8Array => new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
 const fromBlob = (b: Uint8Array): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-/** Vectors the HNSW thread may be behind before ingestion waits for it (2 KB each at 512 dimensions). */
-const MAX_HNSW_BACKLOG = 4096;
 /** Below this many vectors a bulk insert runs on one native thread (starting threads costs more). */
 const PARALLEL_ADD_MIN = 16;
 /** The corpus as an SQL literal (a closed set), so the planner matches the per-corpus partial index. */
@@ -77,13 +74,6 @@ const RECONCILE_EVERY_MS = 5_000;
 /** About this many keys per reconciled slice. */
 const SLICE_KEYS = 8192;
 
-/** What `missingKeys` needs of an index: the thread's (the service) or one read on this thread (a check of saved files). */
-interface KeyedIndex {
-  has(key: number): boolean;
-  keys(): number[];
-  knowsKeys(): boolean;
-}
-
 /** What a loaded in-process index has read of the table (SQLite). */
 interface Progress {
   /** Highest chunk key read from the table: a catch-up reads the rows above it. */
@@ -111,19 +101,13 @@ const freshProgress = (seen: number): Progress => ({
 });
 
 export class VectorStore {
-  private readonly indexes = new Map<string, Promise<ThreadedHnsw>>();
+  private readonly indexes = new Map<string, Promise<UsearchIndex>>();
   private readonly progress = new Map<string, Progress>();
   /** The indexes of `indexes` that have finished loading (memory figures read them without waiting). */
-  private readonly loaded = new Map<string, ThreadedHnsw>();
+  private readonly loaded = new Map<string, UsearchIndex>();
   /** Indexes this process rebuilt from the table (a saved file missing, damaged, or holding deleted keys; a reconcile finding deletions). */
   private rebuilds = 0;
   private readonly pgIndexes = new Map<number, Promise<void>>();
-  /** Holds the SQLite indexes; should it end, they are opened again (from their files) on next use. */
-  private readonly thread = new HnswThread(() => {
-    this.indexes.clear();
-    this.loaded.clear();
-    this.progress.clear();
-  });
 
   constructor(
     private readonly store: Store,
@@ -187,17 +171,9 @@ export class VectorStore {
     }
     for (const { scope, keys, vectors } of byIndex.values()) {
       const index = await this.index(scope, vectors[0]!.length);
+      index.addMany(keys, vectors, keys.length >= PARALLEL_ADD_MIN ? 0 : 1);
       const p = this.progress.get(this.name(scope));
       if (p !== undefined) for (const key of keys) if (key > p.seen) p.ahead.add(key);
-      // Not awaited: the thread answers in order, so every search posted from now on sees these
-      // vectors (awaiting made each group of jobs wait for the insertion: 559-635 chunks/s
-      // against 666-758 in bench:ingest with the instant embedder). Should the add fail, the
-      // mirror drops the keys and the next reconcile reads them from the table. One native
-      // thread: the HNSW thread's own, leaving the other core to the request thread. Past
-      // MAX_HNSW_BACKLOG vectors not yet added, ingestion waits for the thread.
-      const added = index.addMany(keys, vectors, 1);
-      if (index.backlog() > MAX_HNSW_BACKLOG) await added.catch(() => undefined);
-      else void added.catch(() => undefined);
     }
   }
 
@@ -219,7 +195,7 @@ export class VectorStore {
     if (this.store.backend === "sqlite") {
       const index = await this.index(scope, query.length);
       await this.catchUp(scope, index);
-      return (await index.search(query, k)).map((m) => ({ chunkKey: m.key, score: m.score }));
+      return index.search(query, k).map((m) => ({ chunkKey: Number(m.key), score: m.score }));
     }
     await this.ensurePgIndex(query.length);
     const d = query.length;
@@ -281,7 +257,6 @@ export class VectorStore {
   async dropDatabase(databaseId: string): Promise<void> {
     for (const name of [...this.indexes.keys()]) {
       if (name.startsWith(`${databaseId}/`)) {
-        this.loaded.get(name)?.dispose();
         this.indexes.delete(name);
         this.loaded.delete(name);
         this.progress.delete(name);
@@ -313,17 +288,12 @@ export class VectorStore {
       if (!index) continue;
       const file = join(this.indexDir, `${name}.usearch`);
       mkdirSync(join(file, ".."), { recursive: true });
-      await index.save(file);
+      index.save(file);
     }
   }
 
-  /** Ends the HNSW thread (after saveAll). */
-  async close(): Promise<void> {
-    await this.thread.close();
-  }
-
   /** The loaded (or loaded now, or rebuilt now) index of one collection. */
-  index(scope: VectorScope, dimensions: number): Promise<ThreadedHnsw> {
+  index(scope: VectorScope, dimensions: number): Promise<UsearchIndex> {
     const name = this.name(scope);
     let pending = this.indexes.get(name);
     if (!pending) {
@@ -374,7 +344,7 @@ export class VectorStore {
    * RECONCILE_EVERY_MS, the index's size is compared with the table's count up to that key: rows
    * deleted by another process are then dropped (this process drops its own as it deletes them).
    */
-  private catchUp(scope: VectorScope, index: ThreadedHnsw): Promise<void> {
+  private catchUp(scope: VectorScope, index: UsearchIndex): Promise<void> {
     const name = this.name(scope);
     const p = this.progress.get(name);
     if (p === undefined) return Promise.resolve();
@@ -391,7 +361,7 @@ export class VectorStore {
     return pending;
   }
 
-  private async readNewRows(scope: VectorScope, index: ThreadedHnsw, p: Progress): Promise<void> {
+  private async readNewRows(scope: VectorScope, index: UsearchIndex, p: Progress): Promise<void> {
     const rows = await vectorKeysAbove(this.store.reader, scope, p.seen).execute();
     if (rows.length === 0) return;
     const keys = rows.map((r) => Number(r.chunk_key));
@@ -404,7 +374,7 @@ export class VectorStore {
     for (const key of p.ahead) if (key <= p.seen) p.ahead.delete(key);
   }
 
-  private async reconcile(scope: VectorScope, index: ThreadedHnsw, p: Progress): Promise<void> {
+  private async reconcile(scope: VectorScope, index: UsearchIndex, p: Progress): Promise<void> {
     p.reconciling = true;
     try {
       let stale = false;
@@ -418,11 +388,10 @@ export class VectorStore {
       const name = this.name(scope);
       const rebuilt = await this.rebuild(scope, index.dimensions);
       if (this.indexes.has(name)) {
-        index.dispose();
         this.indexes.set(name, Promise.resolve(rebuilt.index));
         this.loaded.set(name, rebuilt.index);
         this.progress.set(name, freshProgress(rebuilt.seen));
-      } else rebuilt.index.dispose();
+      }
     } finally {
       p.lastReconcile = Date.now();
       p.reconciling = false;
@@ -437,7 +406,11 @@ export class VectorStore {
    * had deleted a row (bench:load). True only for an index whose keys are unknown (loaded from a
    * file saved without them) when its count disagrees: that one is rebuilt.
    */
-  private async reconcileSlice(scope: VectorScope, index: ThreadedHnsw, p: Progress): Promise<boolean> {
+  private async reconcileSlice(scope: VectorScope, index: UsearchIndex, p: Progress): Promise<boolean> {
+    if (!index.knowsKeys()) {
+      const row = await vectorCountBetween(this.store.reader, scope, -1, p.seen).executeTakeFirst();
+      return Number(row?.n ?? 0) !== index.size() - p.ahead.size;
+    }
     const last = p.seen;
     if (last < 0) return false;
     const slices = Math.max(1, Math.ceil(index.size() / SLICE_KEYS));
@@ -460,62 +433,73 @@ export class VectorStore {
     return false;
   }
 
-  private async open(scope: VectorScope, name: string, dimensions: number): Promise<ThreadedHnsw> {
+  private async open(scope: VectorScope, name: string, dimensions: number): Promise<UsearchIndex> {
     const opened = await this.openOrRebuild(scope, name, dimensions);
     this.progress.set(name, freshProgress(opened.seen));
     return opened.index;
   }
 
-  private async openOrRebuild(scope: VectorScope, name: string, dimensions: number): Promise<{ index: ThreadedHnsw; seen: number }> {
+  private async openOrRebuild(scope: VectorScope, name: string, dimensions: number): Promise<{ index: UsearchIndex; seen: number }> {
     const file = join(this.indexDir, `${name}.usearch`);
     if (existsSync(file)) {
-      let loaded: ThreadedHnsw | null = null;
       try {
-        loaded = await this.thread.load(dimensions, file);
+        const loaded = new UsearchIndex({ dimensions });
+        loaded.load(file);
         // The file's keys are compared with the table's, not its size: after a SIGKILL the file
         // predates the rows, and a deletion plus an insertion since the last save leave the
         // count equal with different keys.
         const check = await this.missingKeys(scope, loaded);
-        // Keys the table no longer has (deleted since the save) are removed one by one.
+        // Keys the table no longer has (deleted since the save) are removed one by one, when the
+        // file came with its key list.
         for (const key of check.stale) loaded.remove(key);
         // Rows added since the save (another process kept indexing, or a crash left the file
-        // behind) are read into the loaded index. Rebuilding on any difference made a second
-        // service process rebuild 110,000 vectors on its first dense query (seconds of stall,
-        // bench:load).
-        await this.addFromTable(scope, loaded, check.missing);
-        return { index: loaded, seen: check.last };
+        // behind) are read into the loaded index; without a key list, keys the table no longer has
+        // need a rebuild. Rebuilding on any difference made a second service process rebuild
+        // 110,000 vectors on its first dense query (seconds of stall, bench:load).
+        if (loaded.size() === check.rows - check.missing.length) {
+          // A file saved without its key list holds exactly the table's keys it was found to have.
+          loaded.adoptKeys(check.present);
+          await this.addFromTable(scope, loaded, check.missing);
+          return { index: loaded, seen: check.last };
+        }
       } catch {
-        // a damaged or foreign file, or one saved without its key list: rebuild below
-        loaded?.dispose();
+        // a damaged or foreign file: rebuild below
       }
     }
     return this.rebuild(scope, dimensions);
   }
 
   /**
-   * The scope's rows whose key the index lacks, the highest key read, and (when the index knows
-   * its keys) the index's keys that the table does not have.
+   * The scope's rows whose key the index lacks, how many rows it has, the highest key read, and
+   * (when the index knows its keys) the index's keys that the table does not have.
    */
-  private async missingKeys(scope: VectorScope, index: KeyedIndex): Promise<{ missing: number[]; stale: number[]; last: number }> {
+  private async missingKeys(
+    scope: VectorScope,
+    index: UsearchIndex,
+  ): Promise<{ missing: number[]; stale: number[]; present: number[]; rows: number; last: number }> {
     const missing: number[] = [];
+    const present: number[] = [];
     const stored = new Set<number>();
+    let rows = 0;
     let after = -1;
     for (;;) {
       const page = await vectorKeysAbove(this.store.db, scope, after).limit(20_000).execute();
       if (page.length === 0) break;
+      rows += page.length;
       for (const r of page) {
         after = Number(r.chunk_key);
         if (index.knowsKeys()) stored.add(after);
         if (!index.has(after)) missing.push(after);
+        else if (!index.knowsKeys()) present.push(after);
       }
       await yieldToEventLoop();
     }
     const stale = index.knowsKeys() ? index.keys().filter((key) => !stored.has(key)) : [];
-    return { missing, stale, last: after };
+    return { missing, stale, present, rows, last: after };
   }
 
   /** Reads the vectors of `keys` (of the scope's organization) from the table into the index. */
-  private async addFromTable(scope: VectorScope, index: ThreadedHnsw, keys: readonly number[]): Promise<void> {
+  private async addFromTable(scope: VectorScope, index: UsearchIndex, keys: readonly number[]): Promise<void> {
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = await this.store.reader
         .selectFrom("context_vectors")
@@ -524,7 +508,7 @@ export class VectorStore {
         .where("chunk_key", "in", keys.slice(i, i + 1000))
         .execute();
       const found = batch.filter((r) => r.dims === index.dimensions && typeof r.embedding !== "string");
-      await index.addMany(
+      index.addMany(
         found.map((r) => Number(r.chunk_key)),
         found.map((r) => fromBlob(r.embedding as Uint8Array)),
         found.length >= PARALLEL_ADD_MIN ? 0 : 1,
@@ -560,23 +544,9 @@ export class VectorStore {
     return out;
   }
 
-  private async rebuild(scope: VectorScope, dimensions: number): Promise<{ index: ThreadedHnsw; seen: number }> {
+  private async rebuild(scope: VectorScope, dimensions: number): Promise<{ index: UsearchIndex; seen: number }> {
     this.rebuilds += 1;
-    const index = await this.thread.create(dimensions);
-    try {
-      return { index, seen: await this.readAll(scope, index) };
-    } catch (error) {
-      index.dispose();
-      throw error;
-    }
-  }
-
-  /**
-   * Reads every vector of the scope into an empty index, 5,000 rows at a time; the thread adds
-   * one batch while the next is read. Returns the highest key read.
-   */
-  private async readAll(scope: VectorScope, index: ThreadedHnsw): Promise<number> {
-    let adding: Promise<void> = Promise.resolve();
+    const index = new UsearchIndex({ dimensions });
     let after = -1;
     for (;;) {
       const rows = await this.store.db
@@ -592,15 +562,13 @@ export class VectorStore {
       const vectors: Float32Array[] = [];
       for (const r of rows) {
         after = Number(r.chunk_key);
-        if (r.dims !== index.dimensions || typeof r.embedding === "string") continue;
+        if (r.dims !== dimensions || typeof r.embedding === "string") continue;
         keys.push(after);
         vectors.push(fromBlob(r.embedding));
       }
-      await adding;
-      if (keys.length > 0) adding = index.addMany(keys, vectors, 0);
+      if (keys.length > 0) index.addMany(keys, vectors);
       await yieldToEventLoop();
     }
-    await adding;
-    return after;
+    return { index, seen: after };
   }
 }
