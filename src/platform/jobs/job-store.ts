@@ -1,4 +1,4 @@
-import { sql, type UpdateObject } from "kysely";
+import { sql, type RawBuilder, type UpdateObject } from "kysely";
 import type { Backend, Executor } from "../store/db.js";
 import type { Schema } from "../store/schema.js";
 
@@ -44,20 +44,28 @@ export interface LeasedJob {
 }
 
 /**
- * The claim: leases up to `limit` runnable jobs of `kinds` (all kinds when none are named). Each
- * arm of the OR seeks the (status, kind, run_at) index per kind (migration 0019).
+ * The claim: leases up to `limit` runnable jobs of `kinds` (all kinds when none are named), the
+ * longest due first. Each kind's due jobs are read in `run_at` order through the (status, kind,
+ * run_at) index (migration 0019) and stop at `limit`, so a claim reads at most `limit` rows per
+ * kind whatever the backlog. One OR over both states and every kind, sorted as a whole, made SQLite
+ * sort every due job to take the first few: 1.0 ms a claim at 4,000 queued jobs and 21 ms at
+ * 100,000, on the request thread, for every claim of every lane.
  */
 export function claimStatement(backend: Backend, owner: string, at: number, leaseMs: number, limit: number, kinds?: readonly string[]) {
-  const kindFilter = kinds && kinds.length > 0 ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`))})` : sql``;
   const lock = backend === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+  // Each arm is a subquery of its own: PostgreSQL locks rows only in a plain SELECT, never in a UNION.
+  const arm = (where: RawBuilder<unknown>, ordered: boolean) =>
+    sql`SELECT id, run_at FROM (SELECT id, run_at FROM jobs WHERE ${where} ${ordered ? sql`ORDER BY run_at` : sql``} LIMIT ${limit} ${lock}) AS arm`;
+  const due = (kind: string | null) => arm(sql`status = 'queued' ${kind === null ? sql`` : sql`AND kind = ${kind}`} AND run_at <= ${at}`, true);
+  const named = kinds && kinds.length > 0 ? [...new Set(kinds)] : null;
+  const kindFilter = named ? sql`AND kind IN (${sql.join(named.map((k) => sql`${k}`))})` : sql``;
+  // Leases that ran out (their workers died): few, and read through the index's `running` range.
+  const expired = arm(sql`status = 'running' AND lease_expires_at < ${at} ${kindFilter}`, false);
+  const arms = [...(named ? named.map((k) => due(k)) : [due(null)]), expired];
   return sql<JobRow>`
     UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${at + leaseMs},
       attempts = attempts + 1, updated_at = ${at}
-    WHERE id IN (
-      SELECT id FROM jobs
-      WHERE ((status = 'queued' AND run_at <= ${at}) OR (status = 'running' AND lease_expires_at < ${at}))
-      ${kindFilter}
-      ORDER BY run_at LIMIT ${limit} ${lock})
+    WHERE id IN (SELECT id FROM (${sql.join(arms, sql` UNION ALL `)}) AS runnable ORDER BY run_at LIMIT ${limit})
     RETURNING *`;
 }
 
