@@ -4,6 +4,8 @@ import { ingestApp } from "../helpers/context.js";
 import { createReadyDatabase, startTestApp, type TestApp } from "../helpers/harness.js";
 import type { GraphContextRequest, RetrievedChunk } from "../../src/features/context-graph/index.js";
 import { SLACK_ROOT, slackThread } from "./graph-fixtures.js";
+import { readTriplets, type StoredTriplet } from "../../src/features/context-graph/graph-read-store.js";
+import type { TraversalScope } from "../../src/features/context-graph/traversal-store.js";
 
 describe("graph context for POST /query and connected items for thinking mode", () => {
   let t: TestApp;
@@ -101,6 +103,47 @@ describe("graph context for POST /query and connected items for thinking mode", 
     assert.ok((await paths(null)).includes("Paris"));
     assert.ok((await paths(["ada@example.com"])).includes("Paris"));
     assert.ok(!(await paths(["bob@example.com"])).includes("Paris"));
+  });
+
+  test("an entity's triplets are the first visible ones in key order, whatever the limit, as a scan of the scope finds them", async () => {
+    const scope = (principals: string[] | null): TraversalScope => ({
+      backend: t.app.store.backend,
+      orgId,
+      databaseId,
+      corpus: "knowledge",
+      collection: "ctx",
+      principals,
+      now: Date.now(),
+    });
+    const john = (await readTriplets(t.app.store.reader, scope(null), {}, 0, 1_000)).find((r) => r.source.name === "John Smith")?.source.entity_id;
+    assert.ok(john);
+    const microsoft = (await readTriplets(t.app.store.reader, scope(null), {}, 0, 1_000)).find((r) => r.target.name === "Microsoft")?.target.entity_id;
+    assert.ok(microsoft);
+    const entitySets: string[][] = [[john], [john, microsoft]];
+    for (const principals of [null, ["bob@example.com"], ["ada@example.com"]]) {
+      const all = await readTriplets(t.app.store.reader, scope(principals), {}, 0, 1_000);
+      for (const entities of entitySets) {
+        const touching: StoredTriplet[] = all.filter((r) => entities.includes(r.source.entity_id) || entities.includes(r.target.entity_id));
+        assert.ok(touching.length >= 2, `${entities.length} entities, ${JSON.stringify(principals)}`);
+        for (const limit of [1, 2, touching.length, touching.length + 5]) {
+          const read = await readTriplets(t.app.store.reader, scope(principals), { entityIds: entities }, 0, limit);
+          assert.deepEqual(
+            read.map((r) => r.key),
+            touching.slice(0, limit).map((r) => r.key),
+            `limit ${limit}, ${entities.length} entities, ${JSON.stringify(principals)}`,
+          );
+        }
+        const after = touching[0]!.key;
+        const rest = await readTriplets(t.app.store.reader, scope(principals), { entityIds: entities }, after, 1_000);
+        assert.deepEqual(
+          rest.map((r) => r.key),
+          touching.slice(1).map((r) => r.key),
+        );
+      }
+    }
+    // Paris is John's only in the item Bob may not see.
+    const forBob = await readTriplets(t.app.store.reader, scope(["bob@example.com"]), { entityIds: [john] }, 0, 1_000);
+    assert.ok(!forBob.some((r) => r.target.name === "Paris"));
   });
 
   test("relatedItems: items within 1-2 hops, nearest first; memory never reaches knowledge", async () => {

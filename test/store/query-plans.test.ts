@@ -4,6 +4,7 @@ import { sql, type Compilable } from "kysely";
 import { vectorCountBetween, vectorKeysAbove, type VectorScope } from "../../src/features/search/vector-store.js";
 import { itemStatusesQuery } from "../../src/features/items/store.js";
 import { claimStatement } from "../../src/platform/jobs/job-store.js";
+import { entityTripletsQuery } from "../../src/features/context-graph/graph-read-store.js";
 import { startTestApp, type TestApp } from "../helpers/harness.js";
 
 let t: TestApp;
@@ -94,4 +95,26 @@ test("a job claim reads each of its lane's kinds through the claim index in run_
       assert.doesNotMatch(plan, /Seq Scan on jobs/, plan);
     }
   }
+});
+
+test("a query's graph context reads each named entity's triplets as an ordered range of that end's index, cut at the limit", async () => {
+  const scope = { backend: t.app.store.backend, orgId: "org", databaseId: "db", corpus: "memory" as const, collection: "c", principals: null, now: 1_000 };
+  const plan = await planOf(entityTripletsQuery(t.app.store.db, scope, ["ent_a", "ent_b"], undefined, 0, 40));
+  for (const end of ["source", "target"]) {
+    if (t.app.store.backend === "sqlite") {
+      // Every index ends with the rowid, which triplet_key is: each entity's entries are in key order.
+      const ranges =
+        plan.match(
+          new RegExp(
+            `SEARCH t USING INDEX context_graph_triplets_${end} \\(database_id=\\? AND corpus=\\? AND collection=\\? AND ${end}_entity_id=\\? AND rowid>\\?\\)`,
+            "g",
+          ),
+        ) ?? [];
+      assert.equal(ranges.length, 2, plan);
+    } else {
+      // Migration 0021: the key is the last column, so the ordered read needs no sort of the entity's triplets.
+      assert.match(plan, new RegExp(`Index (Only )?Scan using context_graph_triplets_${end}_key`), plan);
+    }
+  }
+  assert.doesNotMatch(plan, /SCAN t\b|Seq Scan on context_graph_triplets/, plan);
 });

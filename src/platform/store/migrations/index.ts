@@ -18,6 +18,7 @@ import { migration0017 } from "./0017-vector-scope-keys-sqlite.js";
 import { migration0018 } from "./0018-item-counts-sqlite.js";
 import { migration0019 } from "./0019-job-claim-index.js";
 import { migration0020 } from "./0020-drop-term-lookup-index.js";
+import { migration0021 } from "./0021-entity-triplets-in-key-order.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0018,
   migration0019,
   migration0020,
+  migration0021,
 ];

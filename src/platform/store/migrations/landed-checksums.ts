@@ -24,4 +24,5 @@ export const LANDED_CHECKSUMS: Readonly<Record<number, string>> = {
   18: "d030e96baaaf6ff5dd123a59dc48a2ff5894b6e261a016d5f7df371aed36a2e0",
   19: "a6c8d5049060f94629596df4e713d03508ac83e4803d272901290b67f080e2af",
   20: "63df8e958273ebfc6ff1ac8f775789db98b9d73f2bbeeb202f7e9c027395f68e",
+  21: "c1a446c7cf30df32cdd4ff7e467d31a45bfb72c19d011f797f96feca960cb7f0",
 };
