@@ -7,6 +7,59 @@ import type { ChunkRow, ItemRow } from "../items/store.js";
 import { visibleItem } from "../items/visibility-store.js";
 
 /**
+ * An item as the query path reads it: every column but `content`, the item's whole text (a
+ * document, a page, a thread), which no result view shows (a result shows its chunks). Hydrating
+ * the candidates with it read up to `max_results * 3` whole documents per query.
+ */
+export type QueriedItem = Omit<ItemRow, "content">;
+
+const QUERIED_ITEM_COLUMNS = [
+  "id",
+  "org_id",
+  "database_id",
+  "collection",
+  "corpus",
+  "source_id",
+  "generation",
+  "origin",
+  "title",
+  "type",
+  "description",
+  "note",
+  "url",
+  "item_timestamp",
+  "metadata",
+  "additional_metadata",
+  "relations",
+  "acl",
+  "app_kind",
+  "app_provider",
+  "app_external_id",
+  "thread_id",
+  "parent_id",
+  "file_name",
+  "file_mime",
+  "content_hash",
+  "blob_id",
+  "infer",
+  "inferred_content",
+  "custom_instructions",
+  "user_name",
+  "expires_at",
+  "status",
+  "error_code",
+  "message",
+  "chunk_count",
+  "created_at",
+  "updated_at",
+  "connector_id",
+] as const satisfies ReadonlyArray<keyof QueriedItem>;
+// Every column of QueriedItem is read: a column added to the items table must be listed above.
+type Unlisted = Exclude<keyof QueriedItem, (typeof QUERIED_ITEM_COLUMNS)[number]>;
+const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyColumnListed;
+
+/**
  * The reads of the query path over chunks and their items: hydration, visibility checks,
  * neighbouring chunks, phrase candidates. Every read is scoped by the organization; chunk keys
  * are global, so a key of another organization finds nothing. Latency-critical: key lookups
@@ -48,12 +101,12 @@ export class ChunkStore {
   }
 
   /** Those of the items (by internal id) the visibility admits. */
-  async visibleItems(v: Visibility, ids: readonly string[]): Promise<ItemRow[]> {
+  async visibleItems(v: Visibility, ids: readonly string[]): Promise<QueriedItem[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
     // MATERIALIZED: the candidates by primary key first, then the predicate on those few rows.
-    const rows = await sql<ItemRow>`
-      WITH candidates AS MATERIALIZED (SELECT * FROM context_items WHERE org_id = ${v.orgId} AND id IN (${sql.join(unique)}))
+    const rows = await sql<QueriedItem>`
+      WITH candidates AS MATERIALIZED (SELECT ${sql.join(QUERIED_ITEM_COLUMNS.map((c) => sql.ref(c)))} FROM context_items WHERE org_id = ${v.orgId} AND id IN (${sql.join(unique)}))
       SELECT i.* FROM candidates i WHERE ${visibleItem(this.backend, "i", v)}`.execute(this.db);
     return rows.rows;
   }
@@ -147,10 +200,10 @@ export class ChunkStore {
     return rows.map((r) => ({ chunkKey: Number(r.chunk_key), content: r.content }));
   }
 
-  async itemsByIds(org: OrgTenancy, ids: readonly string[]): Promise<ItemRow[]> {
+  async itemsByIds(org: OrgTenancy, ids: readonly string[]): Promise<QueriedItem[]> {
     return this.db
       .selectFrom("context_items")
-      .selectAll()
+      .select(QUERIED_ITEM_COLUMNS)
       .where("org_id", "=", org.orgId)
       .where("id", "in", [...ids])
       .execute();

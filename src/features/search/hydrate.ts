@@ -1,13 +1,13 @@
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { Visibility } from "../items/item-visibility.js";
-import type { ChunkRow, ItemRow } from "../items/store.js";
-import type { ChunkStore } from "./chunk-store.js";
+import type { ChunkRow } from "../items/store.js";
+import type { ChunkStore, QueriedItem } from "./chunk-store.js";
 
 export type { ChunkRow };
 
 export interface Hydrated {
   chunk: ChunkRow;
-  item: ItemRow;
+  item: QueriedItem;
 }
 
 /**
