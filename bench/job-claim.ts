@@ -6,15 +6,13 @@
 import { sql } from "kysely";
 import { createApplication } from "../src/app.js";
 import { loadConfig } from "../src/platform/config.js";
-import { JOB_KINDS, type JobKind } from "../src/platform/jobs/catalog.js";
+import { INGEST, OTHERS } from "../src/platform/jobs/worker-pool.js";
 import { createTestDb } from "../test/helpers/test-db.js";
 import { option, percentile } from "./bench-utils.js";
 
 const RUNS = option("runs", 200);
 const BACKLOGS = (process.env.BENCH_BACKLOGS ?? "1000,10000,100000").split(",").map(Number);
 const LIMIT = 32;
-const INGEST: readonly JobKind[] = ["ingest.item"];
-const OTHERS: readonly JobKind[] = JOB_KINDS.filter((k) => k !== "ingest.item" && k !== "ingest.graph");
 
 const db = await createTestDb();
 const app = await createApplication(loadConfig({ DATA_DIR: db.dataDir, LOG_LEVEL: "error", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) }));

@@ -67,14 +67,7 @@ export async function readTriplets(db: Executor, s: TraversalScope, filter: Trip
   const entityIds = filter.entityIds === undefined ? [] : [...new Set(filter.entityIds)];
   if (entityIds.length > 0 && entityIds.length <= ORDERED_ENTITIES && filter.chunkIds === undefined && filter.sourceId === undefined)
     return renderRows(db, s, await entityTripletsQuery(db, s, entityIds, filter.kind, afterKey, limit).execute());
-  let q = visibleTriplets(db, s, filter.kind, afterKey).select([
-    "t.triplet_key",
-    "t.item_id",
-    "t.chunk_id",
-    "t.source_entity_id",
-    "t.target_entity_id",
-    "t.relations",
-  ]);
+  let q = visibleTriplets(db, s, filter.kind, afterKey).select(TRIPLET_COLUMNS);
   if (filter.sourceId !== undefined) q = q.where("i.source_id", "=", filter.sourceId);
   // The chunk and entity filters also name their keys through a subquery on their own index.
   // Without statistics SQLite ranked the scope index (three equalities and the key range) above
@@ -99,6 +92,9 @@ export async function readTriplets(db: Executor, s: TraversalScope, filter: Trip
       .execute(),
   );
 }
+
+/** A stored triplet's columns as the reads return them (TripletRow). */
+const TRIPLET_COLUMNS = ["t.triplet_key", "t.item_id", "t.chunk_id", "t.source_entity_id", "t.target_entity_id", "t.relations"] as const;
 
 /** The scope's triplets of visible items after `afterKey` (of one kind, if named), joined to their items as `i`. */
 function visibleTriplets(db: Executor, s: TraversalScope, kind: TripletFilter["kind"], afterKey: number) {
@@ -144,12 +140,7 @@ export function entityTripletsQuery(
       .select("arm.triplet_key");
   const arms = entityIds.flatMap((id) => [arm("t.source_entity_id", id), arm("t.target_entity_id", id)]);
   const keys = arms.slice(1).reduce((union, next) => union.union(next), arms[0]!);
-  return db
-    .selectFrom("context_graph_triplets as t")
-    .select(["t.triplet_key", "t.item_id", "t.chunk_id", "t.source_entity_id", "t.target_entity_id", "t.relations"])
-    .where("t.triplet_key", "in", keys)
-    .orderBy("t.triplet_key")
-    .limit(limit);
+  return db.selectFrom("context_graph_triplets as t").select(TRIPLET_COLUMNS).where("t.triplet_key", "in", keys).orderBy("t.triplet_key").limit(limit);
 }
 
 /** Keys of the scope's triplets whose `column` is one of `values`, read through that column's index. */

@@ -11,9 +11,10 @@ export interface PoolOptions extends Omit<WorkerOptions, "concurrency" | "kinds"
   readonly ingestConcurrency: number;
 }
 
-const INGEST: readonly JobKind[] = ["ingest.item"];
+/** The kinds each lane claims: items to searchable, their graphs, and everything else. */
+export const INGEST: readonly JobKind[] = ["ingest.item"];
 const GRAPH: readonly JobKind[] = ["ingest.graph"];
-const OTHERS: readonly JobKind[] = JOB_KINDS.filter((k) => !INGEST.includes(k) && !GRAPH.includes(k));
+export const OTHERS: readonly JobKind[] = JOB_KINDS.filter((k) => !INGEST.includes(k) && !GRAPH.includes(k));
 
 /** Graph building's share of the time while this process is making items searchable. */
 const GRAPH_SHARE_WHILE_INDEXING = 0.1;
