@@ -72,6 +72,24 @@ describe("durable job queue (contract, runs on each backend)", () => {
     for (const j of [...held.filter((h) => !takenIds.has(h.id)), ...again]) assert.equal(await queue.complete(j), true);
   });
 
+  test("when more leases ran out than a claim takes, the oldest jobs are taken first, across kinds", async () => {
+    const kinds = ["database.provision", "jobs.prune"] as const;
+    // The newer jobs are of the kind that sorts first, and are enqueued first: neither kind, insertion
+    // nor id order is run_at order.
+    const newer: string[] = [];
+    for (let i = 0; i < 5; i++) newer.push(await queue.enqueue("database.provision", { databaseId: `new-${i}` }, { runAt: clock - 500 + i }));
+    const older: string[] = [];
+    for (let i = 0; i < 3; i++) older.push(await queue.enqueue("jobs.prune", {}, { runAt: clock - 1_000 + i, dedupeKey: `old-${i}` }));
+    const held = await queue.claim("w1", 10, 1_000, kinds);
+    assert.equal(held.length, 8);
+    clock += 1_001; // w1 died: every lease runs out
+    const taken = await queue.claim("w2", 3, 1_000, kinds);
+    assert.deepEqual(taken.map((j) => j.id).sort(), [...older].sort(), "the three with the earliest run_at");
+    const rest = await queue.claim("w2", 10, 1_000, kinds);
+    assert.deepEqual(rest.map((j) => j.id).sort(), [...newer].sort());
+    for (const j of [...taken, ...rest]) assert.equal(await queue.complete(j), true);
+  });
+
   test("failures retry with exponential backoff and are dead-lettered after maxAttempts", async () => {
     const id = await queue.enqueue("jobs.prune", {});
     const delays: number[] = [];

@@ -78,6 +78,9 @@ test("a job claim reads each of its lane's kinds through the claim index in run_
       // backlog of bench:load's soak on each claim.
       const seeks = plan.match(/SEARCH jobs USING (COVERING )?INDEX jobs_claim \(status=\? AND kind=\? AND run_at<\?\)/g) ?? [];
       assert.equal(seeks.length, kinds.length, plan);
+      // And each kind's expired leases, the index's `running` range of that kind, in run_at order too.
+      const expired = plan.match(/SEARCH jobs USING (COVERING )?INDEX jobs_claim \(status=\? AND kind=\?\)/g) ?? [];
+      assert.equal(expired.length, kinds.length, plan);
       assert.doesNotMatch(plan, /jobs_ready/, plan);
       // One OR over the states, sorted as a whole, sorted every due job to take the first few
       // (21 ms a claim at 100,000 queued); each kind's arm now stops at the limit, and only the
@@ -91,6 +94,11 @@ test("a job claim reads each of its lane's kinds through the claim index in run_
           /Index Scan using jobs_claim on jobs \S+ +\(cost=[^)]*\); +Index Cond: \(\(status = 'queued'::text\) AND \(kind = '[^']+'::text\) AND \(run_at <= 1000\)\)/g,
         ) ?? [];
       assert.equal(seeks.length, kinds.length, plan);
+      // And each kind's expired leases: the index's `running` range of that kind, in run_at order.
+      const expired =
+        plan.match(/Index Scan using jobs_claim on jobs \S+ +\(cost=[^)]*\); +Index Cond: \(\(status = 'running'::text\) AND \(kind = '[^']+'::text\)\)/g) ??
+        [];
+      assert.equal(expired.length, kinds.length, plan);
       assert.match(plan, /LockRows/, plan);
       assert.doesNotMatch(plan, /Seq Scan on jobs/, plan);
     }

@@ -54,14 +54,15 @@ export interface LeasedJob {
 export function claimStatement(backend: Backend, owner: string, at: number, leaseMs: number, limit: number, kinds?: readonly string[]) {
   const lock = backend === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
   // Each arm is a subquery of its own: PostgreSQL locks rows only in a plain SELECT, never in a UNION.
-  const arm = (where: RawBuilder<unknown>, ordered: boolean) =>
-    sql`SELECT id, run_at FROM (SELECT id, run_at FROM jobs WHERE ${where} ${ordered ? sql`ORDER BY run_at` : sql``} LIMIT ${limit} ${lock}) AS arm`;
-  const due = (kind: string | null) => arm(sql`status = 'queued' ${kind === null ? sql`` : sql`AND kind = ${kind}`} AND run_at <= ${at}`, true);
-  const named = kinds && kinds.length > 0 ? [...new Set(kinds)] : null;
-  const kindFilter = named ? sql`AND kind IN (${sql.join(named.map((k) => sql`${k}`))})` : sql``;
-  // Leases that ran out (their workers died): few, and read through the index's `running` range.
-  const expired = arm(sql`status = 'running' AND lease_expires_at < ${at} ${kindFilter}`, false);
-  const arms = [...(named ? named.map((k) => due(k)) : [due(null)]), expired];
+  const arm = (where: RawBuilder<unknown>) =>
+    sql`SELECT id, run_at FROM (SELECT id, run_at FROM jobs WHERE ${where} ORDER BY run_at LIMIT ${limit} ${lock}) AS arm`;
+  // Per kind: the due jobs, and those whose lease ran out (their workers died; few, the index's
+  // `running` range), each in run_at order, so the oldest are taken first as before.
+  const armsOf = (kind: string | null) => {
+    const ofKind = kind === null ? sql`` : sql`AND kind = ${kind}`;
+    return [arm(sql`status = 'queued' ${ofKind} AND run_at <= ${at}`), arm(sql`status = 'running' ${ofKind} AND lease_expires_at < ${at}`)];
+  };
+  const arms = kinds && kinds.length > 0 ? [...new Set(kinds)].flatMap(armsOf) : armsOf(null);
   return sql<JobRow>`
     UPDATE jobs SET status = 'running', lease_owner = ${owner}, lease_expires_at = ${at + leaseMs},
       attempts = attempts + 1, updated_at = ${at}
