@@ -199,18 +199,14 @@ export class VectorStore {
     }
     await this.ensurePgIndex(query.length);
     const d = query.length;
-    return this.store.transaction(async (tx) => {
-      // Filtered HNSW scans keep going until enough rows pass the filter (pgvector >= 0.8).
-      await sql.raw("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx);
-      await sql.raw("SET LOCAL hnsw.ef_search = 100").execute(tx);
-      const rows = await sql<{ chunk_key: number; distance: number }>`
-        SELECT chunk_key, (embedding::vector(${sql.raw(String(d))})) <=> ${toPgVector(query)}::vector(${sql.raw(String(d))}) AS distance
-        FROM context_vectors
-        WHERE dims = ${d} AND corpus = ${sql.raw(corpusLiteral(scope.corpus))}
-          AND org_id = ${scope.orgId} AND database_id = ${scope.databaseId} AND collection = ${scope.collection}
-        ORDER BY distance LIMIT ${k}`.execute(tx);
-      return rows.rows.map((r) => ({ chunkKey: Number(r.chunk_key), score: 1 - Number(r.distance) }));
-    });
+    // The HNSW scan's settings (iterative filtered scan, ef_search) are every session's (store/db.ts).
+    const rows = await sql<{ chunk_key: number; distance: number }>`
+      SELECT chunk_key, (embedding::vector(${sql.raw(String(d))})) <=> ${toPgVector(query)}::vector(${sql.raw(String(d))}) AS distance
+      FROM context_vectors
+      WHERE dims = ${d} AND corpus = ${sql.raw(corpusLiteral(scope.corpus))}
+        AND org_id = ${scope.orgId} AND database_id = ${scope.databaseId} AND collection = ${scope.collection}
+      ORDER BY distance LIMIT ${k}`.execute(this.store.db);
+    return rows.rows.map((r) => ({ chunkKey: Number(r.chunk_key), score: 1 - Number(r.distance) }));
   }
 
   /** Exact similarity of the query to the given chunks (small filtered candidate sets). */

@@ -166,6 +166,15 @@ function openSqlite(dataDir: string): Store {
 const epochAwareTypeParser = ((oid: number, format?: "text" | "binary"): unknown =>
   oid === INT8_OID ? (v: string): number => Number(v) : (pg.types.getTypeParser(oid, format ?? "text") as unknown)) as typeof pg.types.getTypeParser;
 
+/**
+ * Every pooled session's settings. pgvector's HNSW search (vector-store.ts): filtered scans go on
+ * until enough rows pass the filter (pgvector >= 0.8), over a candidate list of 100. Set once per
+ * connection rather than per search, where `SET LOCAL` needed a transaction: BEGIN, two SETs and
+ * COMMIT were four round trips around each search (eight for a `type: all` query). Until pgvector's
+ * library is loaded in a session these are placeholders, which it adopts when it loads.
+ */
+const SESSION_SETTINGS = "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100";
+
 function openPostgres(url: string, poolSize: number): Store {
   const pool = new pg.Pool({
     connectionString: url,
@@ -177,7 +186,12 @@ function openPostgres(url: string, poolSize: number): Store {
   pool.on("error", () => undefined);
   // Nor a client checked out when its session ends (failover, pg_terminate_backend): with no
   // listener its 'error' event would be an uncaught exception. Its query fails (503) instead.
-  pool.on("connect", (client) => client.on("error", () => undefined));
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+    // Queued ahead of the client's first query. A failure leaves pgvector's defaults (a search
+    // still answers, with fewer candidates); the first query then reports a broken session.
+    client.query(SESSION_SETTINGS).catch(() => undefined);
+  });
   const health = new WriteHealth();
   const role: SessionRole = { name: null };
   // The observed dialect also keeps a failing ROLLBACK from replacing the error that caused it;
