@@ -63,7 +63,7 @@ export interface TestApp {
 
 /** Starts the real application in-process on 127.0.0.1 with an isolated store. */
 export async function startTestApp(env: Record<string, string> = {}, db?: TestDb): Promise<TestApp> {
-  const testDb = db ?? (await createTestDb());
+  const testDb = db ?? (await createTestDb({ migrated: true }));
   const config = loadConfig({
     LOG_LEVEL: "silent",
     DATA_DIR: testDb.dataDir,

@@ -50,7 +50,7 @@ export function sharedStoreAndReceiver(options: ReceiverOptions = {}): { readonl
   let db: TestDb | null = null;
   let receiver: Receiver | null = null;
   before(async () => {
-    db = await createTestDb();
+    db = await createTestDb({ migrated: true });
     receiver = await startReceiver(options);
   });
   after(async () => {
