@@ -51,12 +51,19 @@ function indexingMetrics(metrics: Metrics): StatusListener {
 }
 
 /** Each object gets its collaborators when built; the graph builder and the webhook outbox come before the pipeline. */
-export function buildContextFeatures(config: Config, { store, queue, embedder, extraction, logger, metrics, background, now }: Platform): ContextFeatures {
+export function buildContextFeatures(
+  config: Config,
+  { store, queue, embedder, extraction, parsers, logger, metrics, background, now }: Platform,
+): ContextFeatures {
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, [graphCollectionLister(store)]);
   const blobs = createBlobStore(store, config.dataDir, logger);
   const vectors = new VectorStore(store, join(config.dataDir, "indexes"));
   const chunking = { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens };
-  const chunker = new ChunkBuilder(blobs, chunking, config.chatModel, archiveLimitsOf(config));
+  const chunker = new ChunkBuilder(blobs, chunking, config.chatModel, {
+    archive: archiveLimitsOf(config),
+    timeoutMs: config.parseTimeoutMs,
+    isolate: parsers,
+  });
   const graphBuilder = new GraphBuilder(store, relationExtractorOf(config), extraction);
   const webhooks = createWebhooks(config, store, queue, (outcome) => metrics.webhookDelivery(outcome));
   const pipeline = new IngestPipeline(store, chunker, embedder, vectors, scheduleGraphJobs(queue), {

@@ -79,6 +79,7 @@ export function closer(config: Config, app: Running): () => Promise<ShutdownOutc
         { name: "save search indexes", run: () => features.termIndexes.saveAll() },
         { name: "close the embedder", run: () => platform.embedder.close() },
         { name: "close the extraction workers", run: () => platform.extraction.close() },
+        { name: "close the parser workers", run: () => platform.parsers.close() },
         { name: "close the store", run: () => platform.store.close() },
       ],
       platform.logger,

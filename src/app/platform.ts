@@ -1,4 +1,5 @@
 import { SharedEmbedder } from "../engines/embeddings/shared-embedder.js";
+import { ParserPool } from "../engines/documents/parse/index.js";
 import { ExtractionPool } from "../engines/extraction/extraction-pool.js";
 import type { Config } from "../platform/config.js";
 import { JobQueue } from "../platform/jobs/queue.js";
@@ -19,6 +20,8 @@ export interface Platform {
   readonly embedder: SharedEmbedder;
   /** Entity extraction off the request thread (graph building, query names). */
   readonly extraction: ExtractionPool;
+  /** Uploaded files are parsed here, bounded in time and memory, off the request thread. */
+  readonly parsers: ParserPool;
   /** Turns for the ingestion pipeline's steps on the request thread, one per pass of the event loop. */
   readonly background: BackgroundTurns;
   /**
@@ -51,6 +54,7 @@ export async function buildPlatform(config: Config, options: ApplicationOptions 
     queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs }),
     embedder: new SharedEmbedder(config.embedding, (texts) => metrics.embedderBatch(texts)),
     extraction: new ExtractionPool(config.extractionWorkers, config.indexingNice),
+    parsers: new ParserPool({ size: config.parseWorkers, memoryMb: config.parseWorkerMemoryMb, nice: config.indexingNice }),
     background: new BackgroundTurns(),
     now: options.now ?? Date.now,
   };

@@ -73,6 +73,12 @@ export interface Config {
   readonly maxArchiveUncompressedBytes: number;
   /** Largest uncompressed/compressed ratio of one archive entry; beyond it the file fails FILE_TOO_LARGE. */
   readonly maxArchiveCompressionRatio: number;
+  /** Worker threads that parse uploaded files (each bounded in time and heap). */
+  readonly parseWorkers: number;
+  /** Heap cap of one parser worker; a file needing more fails PROCESSING_FAILED. */
+  readonly parseWorkerMemoryMb: number;
+  /** Longest one file's parse may take; past it its worker is stopped and the file fails PROCESSING_FAILED. */
+  readonly parseTimeoutMs: number;
   /** Base of links the service hands out (presigned_url); null: http://HOST:<bound port>. Never the Host header. */
   readonly publicUrl: string | null;
   readonly embedding: EmbeddingConfig;
@@ -333,6 +339,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadFiles: int(env, "MAX_UPLOAD_FILES", 100, 1, 10_000),
     maxArchiveUncompressedBytes: int(env, "MAX_ARCHIVE_UNCOMPRESSED_BYTES", 128 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
     maxArchiveCompressionRatio: int(env, "MAX_ARCHIVE_COMPRESSION_RATIO", 100, 2, 100_000),
+    parseWorkers: int(env, "PARSE_WORKERS", 1, 1, 16),
+    parseWorkerMemoryMb: int(env, "PARSE_WORKER_MEMORY_MB", 512, 64, 65_536),
+    parseTimeoutMs: int(env, "PARSE_TIMEOUT_MS", 30_000, 100, 3_600_000),
     publicUrl: publicUrl(env),
     embedding: Object.freeze(embedding(env)),
     chatModel: chatModel(env),

@@ -1,4 +1,5 @@
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { spawnModuleWorker } from "../../platform/util/module-worker.js";
 import type { WorkerFailure, WorkerReply, WorkerRequest } from "./worker-messages.js";
 
 export interface QueryWorkerPoolOptions {
@@ -210,15 +211,7 @@ export class QueryWorkerPool {
   }
 }
 
-/**
- * After `tsc` the worker is the emitted .js file. Under tsx (tests, benches) it is the .ts source:
- * tsx's loader is not active inside worker threads on Node 20, so a small bootstrap registers
- * tsx's ESM hooks in the worker and then imports the source (as the local embedder does).
- */
+/** Each worker's heap (V8 old generation) is capped at `memoryMb`; past it the worker is stopped. */
 function startWorker(memoryMb: number): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: memoryMb, stackSizeMb: 4 };
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./query-worker.js", import.meta.url), { resourceLimits });
-  const source = new URL("./query-worker.ts", import.meta.url).href;
-  const bootstrap = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true, resourceLimits });
+  return spawnModuleWorker(import.meta.url, "query-worker", undefined, { maxOldGenerationSizeMb: memoryMb, stackSizeMb: 4 });
 }

@@ -2,7 +2,7 @@ import type { ChatModelSettings } from "../../platform/config.js";
 import { createLlmMemoryInferrer, inferMemory } from "../../engines/extraction/index.js";
 import { renderAppItem, validateAppItem } from "../../engines/documents/app-items/index.js";
 import { chunkDocument, chunkMemory, type Chunk, type ChunkOptions } from "../../engines/documents/chunk/index.js";
-import { parseFile, type ArchiveLimits } from "../../engines/documents/parse/index.js";
+import { parseFile, type ParseOptions } from "../../engines/documents/parse/index.js";
 import type { BlobStore } from "../items/blob-store.js";
 import { orgOf, type ItemRow } from "../items/store.js";
 
@@ -26,7 +26,8 @@ export class ChunkBuilder {
     private readonly blobs: BlobStore,
     private readonly options: ChunkOptions,
     chatModel: ChatModelSettings | null,
-    private readonly archive?: ArchiveLimits,
+    /** How files are parsed: archive limits, the deadline, and the parser pool that bounds them. */
+    private readonly parsing: ParseOptions = {},
   ) {
     this.llm = chatModel
       ? createLlmMemoryInferrer({ baseUrl: chatModel.baseUrl, model: chatModel.model, ...(chatModel.apiKey ? { apiKey: chatModel.apiKey } : {}) })
@@ -47,7 +48,7 @@ export class ChunkBuilder {
   private async file(item: ItemRow): Promise<Built> {
     const bytes = item.blob_id ? await this.blobs.get(orgOf(item), item.blob_id) : null;
     if (!bytes) return { ok: false, code: "FILE_NOT_FOUND", message: "the uploaded file is missing from the blob store" };
-    const parsed = await parseFile(bytes, item.file_name ?? item.title, item.file_mime ?? undefined, this.archive ? { archive: this.archive } : {});
+    const parsed = await parseFile(bytes, item.file_name ?? item.title, item.file_mime ?? undefined, this.parsing);
     if (!parsed.ok) return { ok: false, code: parsed.code, message: parsed.message };
     return { ok: true, chunks: chunkDocument(parsed.document, this.options), inferred: null };
   }

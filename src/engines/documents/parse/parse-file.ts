@@ -1,14 +1,9 @@
 import { checkArchive, type ArchiveLimits } from "./archive-limits.js";
-import { decodeText } from "./decode-text.js";
 import { detectFormat } from "./detect-format.js";
-import type { FileFormat } from "./detect-format.js";
-import { parseCsv } from "./parse-csv.js";
-import { parseDocx } from "./parse-docx.js";
-import { parseMarkdown } from "./parse-markdown.js";
-import { parsePdf } from "./parse-pdf.js";
-import { parseText } from "./parse-text.js";
+import { parseByFormat } from "./parse-by-format.js";
 import { parseFailure } from "./parsed-document.js";
 import type { ParsedDocument, ParseResult } from "./parsed-document.js";
+import { ParseMemoryError, type IsolatedParser } from "./parser-pool.js";
 import { ParseTimeoutError, withTimeout } from "./with-timeout.js";
 
 export interface ParseOptions {
@@ -18,27 +13,17 @@ export interface ParseOptions {
   maxBytes?: number;
   /** Zip-based formats (DOCX): inflated size and ratio limits, checked before the archive is opened. */
   archive?: ArchiveLimits;
+  /**
+   * Where the parser runs: a ParserPool bounds a file's time and memory from outside its thread.
+   * Without one it runs on the caller's thread, where only a parser that yields can be timed out.
+   */
+  isolate?: IsolatedParser;
 }
 
 const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = { maxUncompressedBytes: 128 * 1024 * 1024, maxCompressionRatio: 100 };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
-
-async function parseByFormat(format: FileFormat, bytes: Uint8Array, fileName: string): Promise<ParsedDocument> {
-  switch (format) {
-    case "pdf":
-      return parsePdf(bytes, fileName);
-    case "docx":
-      return parseDocx(bytes, fileName);
-    case "markdown":
-      return parseMarkdown(decodeText(bytes), fileName);
-    case "csv":
-      return parseCsv(decodeText(bytes), fileName);
-    case "txt":
-      return parseText(decodeText(bytes), fileName);
-  }
-}
 
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message.split("\n")[0] ?? error.name;
@@ -66,9 +51,12 @@ export async function parseFile(bytes: Uint8Array, fileName: string, mime?: stri
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let document: ParsedDocument;
   try {
-    document = await withTimeout(parseByFormat(detection.format, bytes, fileName), timeoutMs, `parsing ${fileName}`);
+    document = options.isolate
+      ? await options.isolate.parse(detection.format, bytes, fileName, timeoutMs)
+      : await withTimeout(parseByFormat(detection.format, bytes, fileName), timeoutMs, `parsing ${fileName}`);
   } catch (error) {
-    const reason = error instanceof ParseTimeoutError ? error.message : `could not read ${detection.format.toUpperCase()}: ${describe(error)}`;
+    const bounded = error instanceof ParseTimeoutError || error instanceof ParseMemoryError;
+    const reason = bounded ? error.message : `could not read ${detection.format.toUpperCase()}: ${describe(error)}`;
     return parseFailure("PROCESSING_FAILED", `${fileName}: ${reason}`);
   }
   if (document.blocks.length === 0) {

@@ -8,7 +8,7 @@ export class ParseTimeoutError extends Error {
 /**
  * Races a parser against a timer. This bounds parsers that loop asynchronously (pdf.js, mammoth's
  * zip reader both yield between steps); a parser stuck in a synchronous loop would still block the
- * thread, which only a worker could bound.
+ * thread: a ParserPool (a worker thread terminated at the deadline) bounds those too.
  */
 export async function withTimeout<T>(work: Promise<T>, ms: number, label: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
