@@ -1,6 +1,7 @@
 import { inSystemScope } from "../platform/store/row-scope.js";
 import { type TermScope } from "../features/search/term-indexes.js";
 import { warmUpIndexes } from "../features/search/warm-up.js";
+import { removeStaleUploads, uploadSpoolDir } from "../features/ingestion/stale-uploads.js";
 import type { App } from "../platform/http/app-type.js";
 import type { WorkerPool } from "../platform/jobs/worker-pool.js";
 import { shutdownWithin, type ShutdownOutcome } from "../platform/shutdown.js";
@@ -20,9 +21,18 @@ export interface WarmUp {
   readonly abort: AbortController;
 }
 
-/** Loads the search indexes in the background at start (WARM_UP_INDEXES), then starts the extraction workers and the embedder. */
+/**
+ * Loads the search indexes in the background at start (WARM_UP_INDEXES), then starts the
+ * extraction workers and the embedder; removes upload spool folders a killed process left.
+ */
 export function startWarmUp(config: Config, { logger, store, extraction, embedder }: Platform, context: ContextFeatures, features: Features): WarmUp {
   const abort = new AbortController();
+  removeStaleUploads(uploadSpoolDir(config.dataDir), Date.now()).then(
+    (removed) => {
+      if (removed.length > 0) logger.info({ removed }, "removed upload spool folders left by a process that died mid-upload");
+    },
+    (err: unknown) => logger.warn({ err }, "removing stale upload spool folders failed"),
+  );
   const indexesWarm = config.warmUpIndexes
     ? inSystemScope(() => warmUpIndexes(store, features.termIndexes, context.vectors, abort.signal)).catch((err: unknown) => {
         logger.warn({ err }, "loading the search indexes at start failed; they load on first use");

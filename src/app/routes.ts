@@ -1,5 +1,4 @@
 import cluster from "node:cluster";
-import { join } from "node:path";
 import { registerConnectorRoutes } from "../features/connectors/routes.js";
 import { registerConsoleRoutes } from "../features/console/routes.js";
 import { registerGraphRoutes } from "../features/context-graph/routes.js";
@@ -9,6 +8,7 @@ import { registerFeedbackRoutes } from "../features/feedback/routes.js";
 import { registerGraphAreaRoutes } from "../features/graph-collections/routes.js";
 import type { UploadLimits } from "../features/ingestion/multipart-upload.js";
 import { registerIngestRoutes } from "../features/ingestion/routes.js";
+import { uploadSpoolDir } from "../features/ingestion/stale-uploads.js";
 import { registerEditRoutes } from "../features/items/edit-routes.js";
 import { registerInspectRoutes } from "../features/items/inspect-routes.js";
 import { registerListRoutes } from "../features/items/list-routes.js";
@@ -102,7 +102,7 @@ export async function buildServer(config: Config, platform: Platform, context: C
     maxFileBytes: config.maxUploadBytes,
     maxRequestBytes: config.maxRequestUploadBytes,
     maxFiles: config.maxUploadFiles,
-    spoolDir: join(config.dataDir, "tmp", "uploads"),
+    spoolDir: uploadSpoolDir(config.dataDir),
     archive: archiveLimitsOf(config),
   };
   registerIngestRoutes(server, ingest, databases, uploads);
