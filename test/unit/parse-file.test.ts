@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseFile } from "../../src/engines/documents/parse/index.js";
+import { parseFile, ParserPool } from "../../src/engines/documents/parse/index.js";
+import { ParserPoolClosed } from "../../src/engines/documents/parse/parser-pool.js";
 import type { ParsedDocument, ParseResult } from "../../src/engines/documents/parse/index.js";
+import { manyPagesPdf } from "../helpers/hostile-pdfs.js";
 import { makeDocx, makePdf, randomBytes, utf8 } from "../helpers/make-files.js";
 
 function expectDocument(result: ParseResult): ParsedDocument {
@@ -195,5 +197,21 @@ describe("parseFile: failures", () => {
     assert.deepEqual(result.ok ? "ok" : result.code, "PROCESSING_FAILED");
     if (!result.ok) assert.match(result.message, /did not finish within 1 ms/);
     assert.ok(Date.now() - started < 5000);
+  });
+});
+
+describe("parseFile: in a parser pool", () => {
+  it("parses in a worker thread, and a pool closed mid-parse (shutdown) throws instead of failing the file", async () => {
+    const pool = new ParserPool({ size: 1, memoryMb: 256, nice: 0 });
+    try {
+      const doc = expectDocument(await parseFile(await makePdf([["Pooled parse."]]), "pooled.pdf", undefined, { isolate: pool }));
+      assert.match(doc.text, /Pooled parse\./);
+      const slow = parseFile(await manyPagesPdf(2_000), "slow.pdf", undefined, { isolate: pool });
+      await pool.close();
+      await assert.rejects(slow, ParserPoolClosed);
+      await assert.rejects(parseFile(utf8("after close"), "late.txt", undefined, { isolate: pool }), ParserPoolClosed);
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { detectFormat } from "./detect-format.js";
 import { parseByFormat } from "./parse-by-format.js";
 import { parseFailure } from "./parsed-document.js";
 import type { ParsedDocument, ParseResult } from "./parsed-document.js";
-import { ParseMemoryError, type IsolatedParser } from "./parser-pool.js";
+import { ParseMemoryError, ParserPoolClosed, type IsolatedParser } from "./parser-pool.js";
 import { ParseTimeoutError, withTimeout } from "./with-timeout.js";
 
 export interface ParseOptions {
@@ -31,9 +31,9 @@ function describe(error: unknown): string {
 }
 
 /**
- * Parses one uploaded file. Never throws: unsupported types fail with INVALID_FILE_FORMAT, files of a
- * supported type that cannot be read (corrupt, truncated, encrypted, empty, too slow) with
- * PROCESSING_FAILED.
+ * Parses one uploaded file. Unsupported types fail with INVALID_FILE_FORMAT, files of a supported
+ * type that cannot be read (corrupt, truncated, encrypted, empty, too slow, too large to hold) with
+ * PROCESSING_FAILED. Throws only ParserPoolClosed: the process is shutting down, which says nothing about the file.
  */
 export async function parseFile(bytes: Uint8Array, fileName: string, mime?: string, options: ParseOptions = {}): Promise<ParseResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -55,6 +55,7 @@ export async function parseFile(bytes: Uint8Array, fileName: string, mime?: stri
       ? await options.isolate.parse(detection.format, bytes, fileName, timeoutMs)
       : await withTimeout(parseByFormat(detection.format, bytes, fileName), timeoutMs, `parsing ${fileName}`);
   } catch (error) {
+    if (error instanceof ParserPoolClosed) throw error;
     const bounded = error instanceof ParseTimeoutError || error instanceof ParseMemoryError;
     const reason = bounded ? error.message : `could not read ${detection.format.toUpperCase()}: ${describe(error)}`;
     return parseFailure("PROCESSING_FAILED", `${fileName}: ${reason}`);

@@ -16,6 +16,17 @@ export class ParseMemoryError extends Error {
   }
 }
 
+/**
+ * The pool was closed (shutdown) before the file was parsed: nothing is wrong with the file, so this
+ * is not a parse failure; the job fails and is retried by whichever process runs it next.
+ */
+export class ParserPoolClosed extends Error {
+  constructor() {
+    super("the parser workers are closed");
+    this.name = "ParserPoolClosed";
+  }
+}
+
 /** Runs one file's parser somewhere bounded; parseFile() calls it when given one. */
 export interface IsolatedParser {
   parse(format: FileFormat, bytes: Uint8Array, fileName: string, timeoutMs: number): Promise<ParsedDocument>;
@@ -71,7 +82,7 @@ export class ParserPool implements IsolatedParser {
   }
 
   parse(format: FileFormat, bytes: Uint8Array, fileName: string, timeoutMs: number): Promise<ParsedDocument> {
-    if (this.closed) return Promise.reject(new Error("the parser workers are closed"));
+    if (this.closed) return Promise.reject(new ParserPoolClosed());
     return new Promise((resolve, reject) => {
       this.queue.push({ request: { id: this.nextId++, format, bytes, fileName }, timeoutMs, resolve, reject });
       this.dispatch();
@@ -82,7 +93,7 @@ export class ParserPool implements IsolatedParser {
     this.closed = true;
     if (this.watch !== null) clearInterval(this.watch);
     this.watch = null;
-    const error = new Error("the parser workers are closed");
+    const error = new ParserPoolClosed();
     for (const job of this.queue.splice(0)) job.reject(error);
     await Promise.all(
       this.slots.map(async (slot) => {
