@@ -9,9 +9,15 @@ export interface ParseRequest {
   readonly fileName: string;
 }
 
-/** A parser worker's answer to one request: the document, or why the parser refused the file. */
+/**
+ * A parser worker's messages about one request: `started` when it takes the file (its modules are
+ * loaded by then, so the memory it holds from there on is the file's), then the document, or why
+ * the parser refused the file.
+ */
 export type ParseReply =
-  { readonly id: number; readonly ok: true; readonly document: ParsedDocument } | { readonly id: number; readonly ok: false; readonly message: string };
+  | { readonly id: number; readonly started: true }
+  | { readonly id: number; readonly ok: true; readonly document: ParsedDocument }
+  | { readonly id: number; readonly ok: false; readonly message: string };
 
 export interface ParserWorkerData {
   /** Nice value of the thread (Linux; see lowerThreadPriority): parsing is indexing work. */

@@ -52,8 +52,11 @@ class Slot {
   worker: Worker | null = null;
   current: Job | null = null;
   timer: NodeJS.Timeout | null = null;
-  /** The process's resident memory when this slot's current parse started. */
-  rssAtStart = 0;
+  /**
+   * The process's resident memory when the worker took the current file (null until it says so: a
+   * worker just started is still loading its modules, which is not the file's memory).
+   */
+  rssAtStart: number | null = null;
   startedAt = 0;
   /** Why the pool is stopping this worker (deadline, heap); null for an unexpected death. */
   failure: Error | null = null;
@@ -111,7 +114,7 @@ export class ParserPool implements IsolatedParser {
       if (job === undefined) break;
       slot.current = job;
       slot.failure = null;
-      slot.rssAtStart = process.memoryUsage.rss();
+      slot.rssAtStart = null;
       slot.startedAt = performance.now();
       const worker = this.workerOf(slot);
       // The deadline counts from the start of this file's parse, not from its wait in the queue.
@@ -133,7 +136,7 @@ export class ParserPool implements IsolatedParser {
       return;
     }
     this.watch ??= setInterval(() => {
-      const running = this.slots.filter((s) => s.current !== null && s.failure === null);
+      const running = this.slots.filter((s): s is Slot & { rssAtStart: number } => s.current !== null && s.failure === null && s.rssAtStart !== null);
       const first = running.reduce<Slot | null>((a, s) => (a === null || s.startedAt < a.startedAt ? s : a), null);
       if (first === null) return;
       const grownMb = (process.memoryUsage.rss() - Math.min(...running.map((s) => s.rssAtStart))) / (1024 * 1024);
@@ -160,6 +163,10 @@ export class ParserPool implements IsolatedParser {
     worker.unref();
     worker.on("message", (reply: ParseReply) => {
       if (slot.current?.request.id !== reply.id) return;
+      if ("started" in reply) {
+        slot.rssAtStart = process.memoryUsage.rss();
+        return;
+      }
       const job = this.finish(slot);
       if (reply.ok) job?.resolve(reply.document);
       else job?.reject(new Error(reply.message));

@@ -10,6 +10,7 @@ if (port === null) throw new Error("parser-worker must run in a worker thread");
 lowerThreadPriority((workerData as ParserWorkerData | undefined)?.nice ?? 0);
 
 port.on("message", (request: ParseRequest) => {
+  port.postMessage({ id: request.id, started: true } satisfies ParseReply);
   parseByFormat(request.format, request.bytes, request.fileName).then(
     (document) => port.postMessage({ id: request.id, ok: true, document } satisfies ParseReply),
     (error: unknown) => port.postMessage({ id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) } satisfies ParseReply),
