@@ -116,13 +116,7 @@ export class ParserPool implements IsolatedParser {
       slot.failure = null;
       slot.rssAtStart = null;
       slot.startedAt = performance.now();
-      const worker = this.workerOf(slot);
-      // The deadline counts from the start of this file's parse, not from its wait in the queue.
-      slot.timer = setTimeout(() => {
-        slot.failure = new ParseTimeoutError(`parsing ${job.request.fileName}`, job.timeoutMs);
-        void worker.terminate();
-      }, job.timeoutMs);
-      worker.postMessage(job.request);
+      this.workerOf(slot).postMessage(job.request);
     }
     this.watchMemory();
   }
@@ -164,7 +158,14 @@ export class ParserPool implements IsolatedParser {
     worker.on("message", (reply: ParseReply) => {
       if (slot.current?.request.id !== reply.id) return;
       if ("started" in reply) {
+        // The deadline and the memory watch count from here: not the file's wait in the queue,
+        // nor a fresh worker's start.
+        const job = slot.current;
         slot.rssAtStart = process.memoryUsage.rss();
+        slot.timer = setTimeout(() => {
+          slot.failure = new ParseTimeoutError(`parsing ${job.request.fileName}`, job.timeoutMs);
+          void worker.terminate();
+        }, job.timeoutMs);
         return;
       }
       const job = this.finish(slot);
