@@ -46,3 +46,26 @@ export function bm25Score(
   }
   return score;
 }
+
+/**
+ * `bm25Score` over a document given as the frequencies of the query's distinct terms, in the order
+ * of `idfs` (each term's `bm25Idf`): the same sum, term after term, without a map per document
+ * (the episode context scores a few hundred windows a query).
+ */
+export function bm25ScoreOfCounts(
+  idfs: readonly number[],
+  tfs: ArrayLike<number>,
+  docLength: number,
+  avgDocLength: number,
+  params: Bm25Params = DEFAULT_BM25_PARAMS,
+): number {
+  const lengthRatio = avgDocLength > 0 ? docLength / avgDocLength : 1;
+  const norm = params.k1 * (1 - params.b + params.b * lengthRatio);
+  let score = 0;
+  for (let t = 0; t < idfs.length; t++) {
+    const tf = tfs[t] ?? 0;
+    if (tf === 0) continue;
+    score += (idfs[t]! * (tf * (params.k1 + 1))) / (tf + norm);
+  }
+  return score;
+}

@@ -1,4 +1,4 @@
-import { bm25Score } from "../../engines/bm25/bm25.js";
+import { bm25Idf, bm25ScoreOfCounts } from "../../engines/bm25/bm25.js";
 
 /** A memory chunk near a first-stage hit, in its collection's timeline order. */
 export interface EpisodeMember {
@@ -53,44 +53,40 @@ export function episodeScores(
   stats: CorpusStats,
   weights: EpisodeWeights = EPISODE_WEIGHTS,
 ): Array<{ chunkKey: number; score: number }> {
-  const docFreq = new Map(stats.terms.map((term, t) => [term, stats.docFreqs[t] ?? 0]));
+  if (stats.docCount <= 0) return [];
   // The BM25 of the index (same k1, b and idf), over a window's or episode's summed frequencies.
-  const score = (tfs: readonly number[], length: number, avgLength: number): number =>
-    bm25Score(stats.terms, new Map(stats.terms.map((term, t) => [term, tfs[t] ?? 0])), length, {
-      docCount: stats.docCount,
-      avgDocLength: Math.max(avgLength, 1),
-      docFreq: (term) => docFreq.get(term) ?? 0,
-    });
+  const idfs = stats.terms.map((_, t) => bm25Idf(stats.docCount, stats.docFreqs[t] ?? 0));
   const episodes = splitEpisodes(members, weights.gapMs);
   const windowAvg = stats.avgLength * (1 + 2 * weights.window);
   const own = episodes.map((episode) => episode.map((m) => counts.get(m.chunkKey)));
   const totals = own.map((turns) => {
-    const tfs = new Array<number>(stats.docFreqs.length).fill(0);
+    const tfs = new Float64Array(idfs.length);
     let length = 0;
     for (const c of turns) {
       if (!c) continue;
       length += c.length;
-      c.tfs.forEach((tf, t) => (tfs[t] = tfs[t]! + tf));
+      for (let t = 0; t < tfs.length; t++) tfs[t]! += c.tfs[t] ?? 0;
     }
     return { tfs, length };
   });
   // Episodes are normalised by the mean length of those found (the scope's is not kept).
-  const episodeAvg = totals.reduce((n, t) => n + t.length, 0) / Math.max(totals.length, 1);
-  const episodeScoresOf = totals.map((t) => score(t.tfs, t.length, episodeAvg));
+  const episodeAvg = Math.max(totals.reduce((n, t) => n + t.length, 0) / Math.max(totals.length, 1), 1);
+  const episodeScoresOf = totals.map((t) => bm25ScoreOfCounts(idfs, t.tfs, t.length, episodeAvg));
   const turnScores: Array<{ chunkKey: number; window: number; episode: number }> = [];
+  const window = new Float64Array(idfs.length);
   episodes.forEach((episode, e) => {
     const turns = own[e]!;
     episode.forEach((m, n) => {
       const c = turns[n];
       if (!c) return;
-      const tfs = [...c.tfs];
+      for (let t = 0; t < window.length; t++) window[t] = c.tfs[t] ?? 0;
       let length = c.length;
       for (const neighbour of [turns[n - 1], turns[n + 1]]) {
         if (!neighbour) continue;
         length += weights.window * neighbour.length;
-        neighbour.tfs.forEach((tf, t) => (tfs[t] = tfs[t]! + weights.window * tf));
+        for (let t = 0; t < window.length; t++) window[t]! += weights.window * (neighbour.tfs[t] ?? 0);
       }
-      turnScores.push({ chunkKey: m.chunkKey, window: score(tfs, length, windowAvg), episode: episodeScoresOf[e]! });
+      turnScores.push({ chunkKey: m.chunkKey, window: bm25ScoreOfCounts(idfs, window, length, Math.max(windowAvg, 1)), episode: episodeScoresOf[e]! });
     });
   });
   const bestWindow = Math.max(0, ...turnScores.map((t) => t.window));
