@@ -6,6 +6,7 @@ import { cpSync, openSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { freePort } from "../test/helpers/webhook-receiver.js";
+import { SERVICE_NODE_FLAGS } from "./service-node-flags.js";
 import { benchText, openBenchStore, type BenchStore, type BenchText } from "./bench-store.js";
 import { childrenOf, rssMb, statCpuSeconds } from "./proc-stat.js";
 
@@ -37,7 +38,7 @@ export async function startLoadServer(env: Record<string, string>): Promise<Load
   const port = await freePort();
   const entry = process.env.LOAD_SERVER === "dist" ? ["dist/main.js"] : ["--import", "tsx", "src/main.ts"];
   const nodeArgs = (process.env.LOAD_SERVER_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0);
-  const proc = spawn(process.execPath, [...nodeArgs, ...entry], {
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, ...entry], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: process.env.LOAD_LOG_LEVEL ?? "warn", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", process.env.LOAD_SERVER_STDOUT === undefined ? "ignore" : openSync(process.env.LOAD_SERVER_STDOUT, "w"), "inherit"],

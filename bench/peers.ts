@@ -15,6 +15,7 @@ import { knowledgeTexts, locomoTexts } from "./peers/datasets.js";
 import { SYSTEMS } from "./peers/registry.js";
 import { printTable } from "./peers/report.js";
 import { runSystem } from "./peers/run-system.js";
+import { SERVICE_NODE_FLAGS } from "./service-node-flags.js";
 import type { SystemResult } from "./peers/run-system.js";
 import { embedDataSets, loadDataSet, saveDataSet } from "./peers/vectors.js";
 
@@ -36,7 +37,9 @@ async function child(system: string, dataset: string, dir: string): Promise<void
 
 function spawnChild(system: string, dataset: string, dir: string): Promise<SystemResult> {
   const { DATABASE_URL, ...env } = process.env;
-  const proc = spawn(process.execPath, [...process.execArgv, process.argv[1]!, "--child", system, dataset, dir], {
+  // Our service runs as `npm start` runs it; every other system with Node's defaults.
+  const flags = system === "us" ? SERVICE_NODE_FLAGS : [];
+  const proc = spawn(process.execPath, [...process.execArgv, ...flags, process.argv[1]!, "--child", system, dataset, dir], {
     env: { ...env, PEERS_DATABASE_URL: DATABASE_URL ?? "", MEM0_TELEMETRY: "false" },
     stdio: ["ignore", "pipe", "pipe"],
   });
