@@ -6,6 +6,7 @@ import { ingestApp, ingestMemories, listContext, sourceIds } from "../helpers/co
 import { createReadyDatabase, field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
 import { backendUnderTest } from "../helpers/test-db.js";
+import { decodeTerms } from "../../src/features/items/chunk-terms.js";
 
 type Row = Record<string, unknown>;
 
@@ -121,7 +122,7 @@ describe("DELETE /context", () => {
   after(async () => t.close());
 
   const itemOf = (sourceId: string) => t.app.store.db.selectFrom("context_items").selectAll().where("source_id", "=", sourceId).executeTakeFirst();
-  const countWhere = async (table: "context_terms" | "context_vectors", keys: number[]) =>
+  const countWhere = async (table: "context_chunks" | "context_vectors", keys: number[]) =>
     keys.length === 0 ? 0 : (await t.app.store.db.selectFrom(table).select("chunk_key").where("chunk_key", "in", keys).execute()).length;
 
   test("removes a file with its chunks, postings, vectors, in-process index entries and stored blob", async () => {
@@ -131,7 +132,11 @@ describe("DELETE /context", () => {
       Number(c.chunk_key),
     );
     assert.ok(keys.length > 0);
-    assert.ok((await countWhere("context_terms", keys)) > 0);
+    const stored = await t.app.store.db.selectFrom("context_chunks").select("terms").where("chunk_key", "in", keys).execute();
+    assert.ok(
+      stored.every((c) => decodeTerms(c.terms).length > 0),
+      "every chunk holds its postings",
+    );
     assert.equal(await countWhere("context_vectors", keys), keys.length);
     const blobPath = join(t.db.dataDir, "blobs", databaseId, item.blob_id);
     if (backendUnderTest() === "sqlite") assert.ok(existsSync(blobPath));
@@ -151,7 +156,7 @@ describe("DELETE /context", () => {
 
     assert.equal(await itemOf("file-1"), undefined);
     assert.equal((await t.app.store.db.selectFrom("context_chunks").select("chunk_key").where("item_id", "=", item.id).execute()).length, 0);
-    assert.equal(await countWhere("context_terms", keys), 0);
+    assert.equal(await countWhere("context_chunks", keys), 0);
     assert.equal(await countWhere("context_vectors", keys), 0);
     assert.equal((await t.app.store.db.selectFrom("blobs").select("id").where("id", "=", item.blob_id).execute()).length, 0);
     assert.equal(existsSync(blobPath), false);

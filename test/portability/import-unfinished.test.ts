@@ -55,9 +55,9 @@ test("an import that fails midway leaves nothing; items still indexing at export
   const unpacked = join(dir, "unpacked");
   mkdirSync(unpacked);
   await tar.x({ file: archive, cwd: unpacked });
-  const termsFile = join(unpacked, "tables", "context_terms.jsonl");
-  const lines = readFileSync(termsFile, "utf8").trimEnd().split("\n");
-  writeFileSync(termsFile, `${lines.slice(0, -1).join("\n")}\n`);
+  const vectorsFile = join(unpacked, "tables", "context_vectors.jsonl");
+  const lines = readFileSync(vectorsFile, "utf8").trimEnd().split("\n");
+  writeFileSync(vectorsFile, `${lines.slice(0, -1).join("\n")}\n`);
   const damaged = join(dir, "damaged.tar.gz");
   await tar.c({ gzip: true, file: damaged, cwd: unpacked }, ["manifest.json", "tables"]);
 
@@ -73,7 +73,7 @@ test("an import that fails midway leaves nothing; items still indexing at export
       await store.close();
     }
   };
-  await assert.rejects(importInto(damaged), /context_terms file holds \d+ rows, its manifest says \d+/);
+  await assert.rejects(importInto(damaged), /context_vectors file holds \d+ rows, its manifest says \d+/);
   const afterFailure = await startTestApp({}, targetDb);
   try {
     const databases = await afterFailure.request("GET", "/databases", { key: target.key });

@@ -40,7 +40,7 @@ describe(`migrate a whole store (source: ${backendUnderTest()})`, () => {
     stores.push(to);
     const result = await cliJson<Migrated>(["migrate", "--from", where(from), "--to", where(to)], process.env);
     const byTable = new Map(result.tables.map((t) => [t.table, t]));
-    for (const table of ["organizations", "api_keys", "context_items", "context_chunks", "context_terms", "context_vectors", "graph_nodes", "connectors"]) {
+    for (const table of ["organizations", "api_keys", "context_items", "context_chunks", "context_vectors", "graph_nodes", "connectors"]) {
       const row = byTable.get(table);
       assert.ok(row && row.source > 0 && row.copied === row.source && row.target === row.source, `${table}: ${JSON.stringify(row)}`);
     }

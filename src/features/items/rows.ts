@@ -70,17 +70,11 @@ export interface ContextChunksTable {
   unit: string | null;
   token_count: number;
   term_count: number;
-}
-
-export interface ContextTermsTable {
-  /** The owning organization (every tenant table carries it; see migration 0011). */
-  org_id: string;
-  chunk_key: number;
-  database_id: string;
-  corpus: Corpus;
-  collection: string;
-  term: string;
-  tf: number;
+  /**
+   * The chunk's BM25 postings: a JSON object of term to frequency (`chunk-terms.ts`), read only
+   * to build the in-process indexes (migration 0022). Null for none.
+   */
+  terms: string | null;
 }
 
 export interface ContextVectorsTable {

@@ -1,13 +1,35 @@
-import { CompiledQuery } from "kysely";
 import type { Executor } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { ContextChunksTable, ContextItemsTable } from "./rows.js";
+import { encodeTerms } from "./chunk-terms.js";
 import type { Corpus, IndexingStatus } from "./item-types.js";
 import { CORPORA, scopeColumns, type ContentScope } from "./item-types.js";
 
 export type ItemRow = ContextItemsTable;
-/** A stored chunk, its key as a number on both backends. */
-export type ChunkRow = Omit<ContextChunksTable, "chunk_key"> & { chunk_key: number };
+/** A stored chunk as the query path reads it (without its postings), its key as a number on both backends. */
+export type ChunkRow = Omit<ContextChunksTable, "chunk_key" | "terms"> & { chunk_key: number };
+
+/** Every column of a ChunkRow: a chunk's postings (`terms`) are read only to build the BM25 indexes. */
+export const CHUNK_COLUMNS = [
+  "org_id",
+  "chunk_key",
+  "chunk_uuid",
+  "item_id",
+  "database_id",
+  "collection",
+  "corpus",
+  "position",
+  "content",
+  "section_path",
+  "page",
+  "unit",
+  "token_count",
+  "term_count",
+] as const satisfies ReadonlyArray<keyof ChunkRow>;
+// A column added to the chunks table must be listed above (or left out of ChunkRow, as `terms` is).
+type UnlistedChunkColumn = Exclude<keyof ChunkRow, (typeof CHUNK_COLUMNS)[number]>;
+const everyChunkColumnListed: [UnlistedChunkColumn] extends [never] ? true : UnlistedChunkColumn = true;
+void everyChunkColumnListed;
 
 /** States an item never leaves (for its generation): only an upsert starts it over. */
 const TERMINAL_STATUSES: readonly IndexingStatus[] = ["completed", "errored"];
@@ -25,28 +47,6 @@ export interface ChunkInsert {
 
 /** Rows per multi-row INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
 const CHUNK_ROWS_PER_STATEMENT = 500;
-/**
- * Postings per INSERT. A batch's postings (thousands of rows) go in statements of this many rows,
- * and the rest in statements of 128, 64, ... 1 rows, so only a few SQL texts exist: each is
- * compiled by Kysely once (per dialect) and reused with new parameters, and stays in SQLite's
- * statement cache. Building 1,000-row statements through the query builder each time held the
- * request thread for up to 29 ms per group write (bench:query --during-ingest); now up to 10 ms.
- * The statements run back to back: yielding inside the write transaction would hold SQLite's
- * write lock longer, and another process's writer waits for it on its request thread.
- */
-const POSTING_ROWS_PER_STATEMENT = 256;
-/** A postings row whose shape (and key order) the INSERT texts are compiled from and parameters follow. */
-const POSTING_PROBE = { chunk_key: 0, org_id: "", database_id: "", corpus: "knowledge" as Corpus, collection: "", term: "", tf: 0 };
-const POSTING_COLUMNS = Object.keys(POSTING_PROBE) as Array<keyof typeof POSTING_PROBE>;
-/** The postings INSERT's SQL text by dialect (a one-row probe's text) and row count. */
-const postingSqlTexts = new Map<string, string>();
-
-/** Rows in the next postings statement: a full one, else the largest power of two that fits. */
-function postingStatementRows(left: number): number {
-  if (left >= POSTING_ROWS_PER_STATEMENT) return POSTING_ROWS_PER_STATEMENT;
-  return 2 ** Math.floor(Math.log2(left));
-}
-
 /** One corpus of one collection of a database of an organization: where a public item id is unique. */
 export type ItemScope = ContentScope;
 
@@ -217,15 +217,14 @@ export class ItemStore {
       .execute();
   }
 
-  /** Removes the item's chunks; postings and vectors go with them (ON DELETE CASCADE). */
+  /** Removes the item's chunks (their postings are in their rows) and vectors. */
   async deleteChunks(org: OrgTenancy, itemId: string): Promise<void> {
     const keys = await this.chunkKeys(org, itemId);
     if (keys.length === 0) return;
     // Explicit deletes: SQLite enforces cascades only with foreign_keys on, and PostgreSQL
-    // is faster deleting postings by key than through per-row cascade triggers.
+    // is faster deleting vectors by key than through per-row cascade triggers.
     for (let i = 0; i < keys.length; i += 500) {
       const part = keys.slice(i, i + 500);
-      await this.db.deleteFrom("context_terms").where("org_id", "=", org.orgId).where("chunk_key", "in", part).execute();
       await this.db.deleteFrom("context_vectors").where("org_id", "=", org.orgId).where("chunk_key", "in", part).execute();
     }
     await this.db.deleteFrom("context_chunks").where("org_id", "=", org.orgId).where("item_id", "=", itemId).execute();
@@ -257,6 +256,7 @@ export class ItemStore {
         unit: c.unit,
         token_count: c.token_count,
         term_count: [...c.terms.values()].reduce((a, b) => a + b, 0),
+        terms: encodeTerms(c.terms),
       })),
     );
     // Keys come back by uuid: neither backend promises RETURNING rows in VALUES order.
@@ -276,43 +276,7 @@ export class ItemStore {
         return key;
       }),
     );
-    const postings = entries.flatMap(({ item, chunks }, e) =>
-      chunks.flatMap((c, j) =>
-        [...c.terms].map(([term, tf]) => ({
-          chunk_key: keys[e]![j]!,
-          org_id: item.org_id,
-          database_id: item.database_id,
-          corpus: item.corpus,
-          collection: item.collection,
-          term,
-          tf,
-        })),
-      ),
-    );
-    // One row's INSERT text names the dialect (its placeholders) that the cached texts were compiled for.
-    const dialect = this.db.insertInto("context_terms").values(POSTING_PROBE).compile().sql;
-    for (let i = 0; i < postings.length;) {
-      const rows = postingStatementRows(postings.length - i);
-      const params: unknown[] = [];
-      for (const r of postings.slice(i, i + rows)) for (const column of POSTING_COLUMNS) params.push(r[column]);
-      await this.db.executeQuery(CompiledQuery.raw(this.postingsSql(dialect, rows), params));
-      i += rows;
-    }
     return keys;
-  }
-
-  /** The INSERT of `rows` postings in the dialect `dialect` names, compiled by Kysely once. */
-  private postingsSql(dialect: string, rows: number): string {
-    const name = `${dialect}\u0000${rows}`;
-    let text = postingSqlTexts.get(name);
-    if (text === undefined) {
-      text = this.db
-        .insertInto("context_terms")
-        .values(Array.from({ length: rows }, () => POSTING_PROBE))
-        .compile().sql;
-      postingSqlTexts.set(name, text);
-    }
-    return text;
   }
 
   async deleteItem(org: OrgTenancy, id: string): Promise<void> {
@@ -321,7 +285,7 @@ export class ItemStore {
   }
 
   async deleteDatabase(database: DatabaseOfItems): Promise<void> {
-    for (const table of ["context_terms", "context_vectors", "context_chunks", "context_items"] as const) {
+    for (const table of ["context_vectors", "context_chunks", "context_items"] as const) {
       await this.db.deleteFrom(table).where("org_id", "=", database.org_id).where("database_id", "=", database.id).execute();
     }
   }

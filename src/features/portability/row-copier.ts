@@ -84,7 +84,7 @@ export class RowCopier {
   private remapped(table: string, source: PlainRow): PlainRow {
     const row: PlainRow = { ...source };
     if (this.rules.orgId !== null && "org_id" in row) row.org_id = this.rules.orgId;
-    if (table === "context_terms" || table === "context_vectors") row.chunk_key = this.newChunkKey(row.chunk_key);
+    if (table === "context_vectors") row.chunk_key = this.newChunkKey(row.chunk_key);
     if (this.rules.databaseName !== null) {
       if (table === "databases") row.name = this.rules.databaseName;
       if (table === "connectors") row.database_name = this.rules.databaseName;

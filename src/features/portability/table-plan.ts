@@ -24,7 +24,6 @@ export const DATABASE_TABLES: readonly TablePlan[] = [
   plan("connector_objects", ["connector_id", "source_id"]),
   plan("context_items", ["id"]),
   plan("context_chunks", ["chunk_key"]),
-  plan("context_terms", ["chunk_key", "term"]),
   plan("context_vectors", ["chunk_key"]),
   plan("context_graph_links", ["item_id", "target_source_id", "kind", "relation_type", "corpus", "collection", "created_at"], false),
   plan("context_graph_triplets", ["triplet_key"]),

@@ -3,7 +3,7 @@ import type { Backend, Executor } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { Visibility } from "../items/item-visibility.js";
-import type { ChunkRow, ItemRow } from "../items/store.js";
+import { CHUNK_COLUMNS, type ChunkRow, type ItemRow } from "../items/store.js";
 import { visibleItem } from "../items/visibility-store.js";
 
 /**
@@ -74,7 +74,7 @@ export class ChunkStore {
   async chunksByKeys(org: OrgTenancy, chunkKeys: readonly number[]): Promise<ChunkRow[]> {
     const rows = await this.db
       .selectFrom("context_chunks")
-      .selectAll()
+      .select(CHUNK_COLUMNS)
       .where("org_id", "=", org.orgId)
       .where("chunk_key", "in", [...chunkKeys])
       .execute();
@@ -213,7 +213,7 @@ export class ChunkStore {
   async chunksOfItems(org: OrgTenancy, itemIds: readonly string[]): Promise<ChunkRow[]> {
     const rows = await this.db
       .selectFrom("context_chunks")
-      .selectAll()
+      .select(CHUNK_COLUMNS)
       .where("org_id", "=", org.orgId)
       .where("item_id", "in", [...itemIds])
       .orderBy("position")

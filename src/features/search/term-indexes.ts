@@ -191,9 +191,9 @@ export class TermIndexes {
       // A file of another scope or store, or one most of whose chunks are gone: reading the store is the shorter way.
       if (stored.length * 2 < index.docCount) throw new Error(`only ${stored.length} of its ${index.docCount} chunks are in the store`);
       const sample = Array.from({ length: Math.min(FILE_SAMPLE, stored.length) }, (_, i) => stored[Math.floor((i * stored.length) / FILE_SAMPLE)]!.key);
-      const rows = await this.stored.postings(scope, sample);
+      const postings = await this.stored.postings(scope, sample);
       for (const key of sample) {
-        const want = rows.filter((r) => r.key === key).map((r) => r.term);
+        const want = (postings.get(key) ?? []).map(([term]) => term);
         const have = index.termsOf(key) ?? [];
         if (want.length !== have.length || !index.hasEveryTerm(key, want)) throw new Error(`chunk ${key} differs from the store's`);
       }
@@ -309,16 +309,10 @@ export class TermIndexes {
   private async addChunks(scope: TermScope, entry: Entry, chunks: ReadonlyArray<{ key: number; length: number }>): Promise<void> {
     for (let i = 0; i < chunks.length; i += KEY_BATCH) {
       const batch = chunks.slice(i, i + KEY_BATCH);
-      const rows = await this.stored.postings(
+      const terms = await this.stored.postings(
         scope,
         batch.map((c) => c.key),
       );
-      const terms = new Map<number, Array<[string, number]>>();
-      for (const r of rows) {
-        let list = terms.get(r.key);
-        if (list === undefined) terms.set(r.key, (list = []));
-        list.push([r.term, r.tf]);
-      }
       for (const c of batch) entry.index.add(c.key, c.length, terms.get(c.key) ?? []);
       entry.dirty = true;
       // Requests get their turn between batches (a whole load otherwise holds the thread).

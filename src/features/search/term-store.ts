@@ -2,6 +2,7 @@ import { sql, type Expression, type SqlBool } from "kysely";
 import type { Executor } from "../../platform/store/db.js";
 import { scopeColumns, type ContentScope } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
+import { decodeTerms } from "../items/chunk-terms.js";
 
 /** One BM25 index: a collection's corpus in one database of one organization. */
 export type TermScope = ContentScope;
@@ -49,15 +50,15 @@ export class TermStore {
     return rows.map((r) => ({ key: Number(r.chunk_key), length: Number(r.term_count) }));
   }
 
-  /** The postings of the chunks. */
-  async postings(org: OrgTenancy, chunkKeys: readonly number[]): Promise<Array<{ key: number; term: string; tf: number }>> {
+  /** The postings of the chunks (each chunk's in its row: chunk-terms.ts), by chunk key. */
+  async postings(org: OrgTenancy, chunkKeys: readonly number[]): Promise<Map<number, Array<[string, number]>>> {
     const rows = await this.db
-      .selectFrom("context_terms")
-      .select(["chunk_key", "term", "tf"])
+      .selectFrom("context_chunks")
+      .select(["chunk_key", "terms"])
       .where("org_id", "=", org.orgId)
       .where("chunk_key", "in", [...chunkKeys])
       .execute();
-    return rows.map((r) => ({ key: Number(r.chunk_key), term: r.term, tf: Number(r.tf) }));
+    return new Map(rows.map((r) => [Number(r.chunk_key), decodeTerms(r.terms)]));
   }
 
   /**
