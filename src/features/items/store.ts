@@ -2,6 +2,7 @@ import type { Executor } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { ContextChunksTable, ContextItemsTable } from "./rows.js";
 import { encodeTerms } from "./chunk-terms.js";
+import type { EveryKeyListed } from "../../platform/util/every-key-listed.js";
 import type { Corpus, IndexingStatus } from "./item-types.js";
 import { CORPORA, scopeColumns, type ContentScope } from "./item-types.js";
 
@@ -27,8 +28,7 @@ export const CHUNK_COLUMNS = [
   "term_count",
 ] as const satisfies ReadonlyArray<keyof ChunkRow>;
 // A column added to the chunks table must be listed above (or left out of ChunkRow, as `terms` is).
-type UnlistedChunkColumn = Exclude<keyof ChunkRow, (typeof CHUNK_COLUMNS)[number]>;
-const everyChunkColumnListed: [UnlistedChunkColumn] extends [never] ? true : UnlistedChunkColumn = true;
+const everyChunkColumnListed: EveryKeyListed<ChunkRow, (typeof CHUNK_COLUMNS)[number]> = true;
 void everyChunkColumnListed;
 
 /** States an item never leaves (for its generation): only an upsert starts it over. */

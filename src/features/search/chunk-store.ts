@@ -5,6 +5,7 @@ import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { Visibility } from "../items/item-visibility.js";
 import { CHUNK_COLUMNS, type ChunkRow, type ItemRow } from "../items/store.js";
 import { visibleItem } from "../items/visibility-store.js";
+import type { EveryKeyListed } from "../../platform/util/every-key-listed.js";
 
 /**
  * An item as the query path reads it: every column but `content`, the item's whole text (a
@@ -55,8 +56,7 @@ const QUERIED_ITEM_COLUMNS = [
   "connector_id",
 ] as const satisfies ReadonlyArray<keyof QueriedItem>;
 // Every column of QueriedItem is read: a column added to the items table must be listed above.
-type Unlisted = Exclude<keyof QueriedItem, (typeof QUERIED_ITEM_COLUMNS)[number]>;
-const everyColumnListed: [Unlisted] extends [never] ? true : Unlisted = true;
+const everyColumnListed: EveryKeyListed<QueriedItem, (typeof QUERIED_ITEM_COLUMNS)[number]> = true;
 void everyColumnListed;
 
 /**
