@@ -7,7 +7,7 @@ import noSwallowedError from "./eslint-rules/no-swallowed-error.js";
 const QUERY_BUILDER_CALLS = "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto|selectNoFrom)$/]";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "data/**", "node_modules/**", "**/*.js", "**/*.mjs", "eslint-rules/*.d.ts", "src/client/api-types.ts"] },
+  { ignores: ["dist/**", "data/**", ".test-build/**", "node_modules/**", "**/*.js", "**/*.mjs", "eslint-rules/*.d.ts", "src/client/api-types.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

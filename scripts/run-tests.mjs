@@ -1,4 +1,5 @@
-// Runs every test file under test/ with Node's built-in runner through tsx.
+// Runs every test file under test/ with Node's built-in runner, compiled to JavaScript first
+// (scripts/test-build.mjs).
 // Node 20's --test does not expand globs itself, so the file list is built here.
 // Usage: node scripts/run-tests.mjs [--suffix .fault.ts] [substring filter ...]
 //   --suffix   which files are test files (default .test.ts; the fault suite is .fault.ts)
@@ -11,6 +12,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
+import { buildTestTree, compiledPath, removeTestTree } from "./test-build.mjs";
 
 function collect(dir, suffix) {
   const out = [];
@@ -52,20 +54,22 @@ const concurrency = positiveInt("TEST_CONCURRENCY", 2);
 const testTimeoutMs = positiveInt("TEST_TIMEOUT_MS", 600_000);
 const runTimeoutMs = positiveInt("TEST_RUN_TIMEOUT_MS", 30 * 60_000);
 
+// Test files run as JavaScript compiled for this run (see scripts/test-build.mjs), not through tsx.
+const treeRoot = await buildTestTree();
+
 // The run gets a process group of its own (detached), so that on timeout one signal reaches
 // every test file and every server or fixture they spawned.
 const child = spawn(
   process.execPath,
   [
-    "--import",
-    "tsx",
+    "--enable-source-maps",
     "--test",
     `--test-concurrency=${concurrency}`,
     `--test-timeout=${testTimeoutMs}`,
     // A file whose tests are done exits even if a handle (a server, a timer) was left open.
     "--test-force-exit",
     "--test-reporter=spec",
-    ...files,
+    ...files.map((file) => compiledPath(treeRoot, file)),
   ],
   { stdio: "inherit", env: process.env, detached: true },
 );
@@ -84,12 +88,14 @@ const overall = setTimeout(() => {
       `killing process group ${child.pid} (every test file and the processes they spawned). FAILED. ***\n`,
   );
   killGroup();
+  removeTestTree(treeRoot);
   process.exit(124);
 }, runTimeoutMs);
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     killGroup();
+    removeTestTree(treeRoot);
     process.exit(130);
   });
 }
@@ -98,5 +104,6 @@ child.on("exit", (code) => {
   clearTimeout(overall);
   // Anything the test files left behind in the group goes with the run.
   killGroup();
+  removeTestTree(treeRoot);
   process.exit(code ?? 1);
 });

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import type { TestContext } from "node:test";
-import { spawnOwned } from "./child-process.js";
+import { nodeArgs, spawnOwned } from "./child-process.js";
 import { eventually } from "./harness.js";
 import type { TestDb } from "./test-db.js";
 import { freePort } from "./webhook-receiver.js";
@@ -39,7 +39,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   // Owned: SIGKILLed by pid when the test ends, fails or times out, or when the test file's process exits.
-  const proc = spawnOwned(t, process.execPath, options.args ?? ["--import", "tsx", "src/main.ts"], {
+  const proc = spawnOwned(t, process.execPath, options.args ?? nodeArgs("src/main.ts"), {
     env: { ...process.env, PORT: String(port), DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "", LOG_LEVEL: "warn", EMBEDDING_WORKERS: "1", ...env },
     stdio: ["ignore", "pipe", options.captureStderr ? "pipe" : "inherit"],
   });

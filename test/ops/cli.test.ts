@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import { createReadyDatabase, startTestApp, type TestApp } from "../helpers/harness.js";
+import { nodeArgs } from "../helpers/child-process.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
 
 let db: TestDb;
@@ -11,7 +12,7 @@ before(async () => {
 after(async () => db.drop());
 
 function cli(...args: string[]): { code: number; out: string; err: string } {
-  const res = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+  const res = spawnSync(process.execPath, [...nodeArgs("src/cli/main.ts"), ...args], {
     env: { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "" },
     encoding: "utf8",
     // A CLI that hangs is killed, and the test fails, rather than the run hanging.

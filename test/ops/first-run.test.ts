@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { eventually } from "../helpers/harness.js";
+import { nodeArgs } from "../helpers/child-process.js";
 import { startServerProcess } from "../helpers/server-process.js";
 import { createTestDb } from "../helpers/test-db.js";
 import { OrgService } from "../../src/features/organizations/service.js";
@@ -95,7 +96,7 @@ test("CLI: `key create` without --org serves the only organization, or creates o
   const db = await createTestDb();
   t.after(() => db.drop());
   const cli = (...args: string[]) => {
-    const res = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    const res = spawnSync(process.execPath, [...nodeArgs("src/cli/main.ts"), ...args], {
       env: { ...process.env, DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl ?? "" },
       encoding: "utf8",
       // A CLI that hangs is killed, and the test fails, rather than the run hanging.

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReadyDatabase, eventually, field, type HttpResult, type TestApp } from "../helpers/harness.js";
+import { nodeArgs } from "../helpers/child-process.js";
 import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
 import { makePdf, utf8 } from "../helpers/make-files.js";
 import type { TestDb } from "../helpers/test-db.js";
@@ -39,10 +40,10 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `context-store <args>` as a user would (node --import tsx src/cli/main.ts). */
+/** Runs `context-store <args>` as a user would (src/cli/main.ts; see nodeArgs). */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...nodeArgs("src/cli/main.ts"), ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
