@@ -70,6 +70,10 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
     ...(testDb.databaseUrl ? { DATABASE_URL: testDb.databaseUrl } : {}),
     JOB_POLL_MS: "20",
     PORT: "0",
+    // One batch thread beside the query lane, as for the spawned servers (server-process.ts): two
+    // test files share this machine's two cores, and each model thread costs about 2.5 s of CPU to
+    // start (measured 2026-11-29). A test of the thread count sets it.
+    EMBEDDING_WORKERS: "1",
     ...env,
   });
   const clock = testClock();
