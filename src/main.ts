@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   if (firstRun) process.stdout.write(firstRunBanner(firstRun, config.host, port));
   app.server.log.info(`console: ${consoleUrl(config.host, port)}`);
   app.worker.start();
+  // Route schemas compile on first use; the rest now, a little at a time, while requests are served.
+  app.server.deferredSchemas.compileAll().catch((err: unknown) => app.server.log.error({ err }, "a route schema does not compile"));
 
   let signalled = false;
   const shutdown = (signal: string): void => {

@@ -18,6 +18,7 @@ import { scopeRouteHandlers } from "./row-scope-hook.js";
 import { logRequestIds, requestIdOf, upstreamIdOf } from "./request-id.js";
 import { markRequestLogger } from "../logger.js";
 import { inSystemScope } from "../store/row-scope.js";
+import { DeferredSchemas } from "./deferred-schemas.js";
 
 export interface ServerDeps {
   /** The application's logger; request logs are its children. */
@@ -44,6 +45,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The routes registered on this server, in registration order. */
     readonly routeTable: readonly RegisteredRoute[];
+    /** Route schemas not compiled yet (they compile on first use); see DeferredSchemas. */
+    readonly deferredSchemas: DeferredSchemas;
   }
 }
 
@@ -53,6 +56,7 @@ declare module "fastify" {
  * Subsystems register their routes on it afterwards.
  */
 export async function createServer(deps: ServerDeps): Promise<App> {
+  const schemas = new DeferredSchemas();
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: deps.bodyLimitBytes,
@@ -72,7 +76,9 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     maxRequestsPerSocket: deps.maxRequestsPerConnection,
     forceCloseConnections: false,
     ajv: { customOptions: {} },
+    schemaController: { compilersFactory: { buildSerializer: schemas.serializerFactory() } },
   });
+  app.decorate("deferredSchemas", schemas);
 
   // Bodies are validated strictly (a string is not a number); query strings are coerced,
   // since every query value arrives as text.
@@ -82,7 +88,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === "body" && (schema as Record<string, unknown>)[ROUTE_DECODED] === true
       ? () => true
-      : (httpPart === "body" ? bodyAjv : queryAjv).compile(schema),
+      : schemas.validator(httpPart === "body" ? bodyAjv : queryAjv, schema),
   );
 
   logRequestIds(app);
