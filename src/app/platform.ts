@@ -6,6 +6,7 @@ import { JobQueue } from "../platform/jobs/queue.js";
 import { createLogger, type Logger } from "../platform/logger.js";
 import { openStore, type Store } from "../platform/store/db.js";
 import { migrate } from "../platform/store/migrate.js";
+import { storeSpace, worthCompacting } from "../platform/store/compact.js";
 import { Metrics } from "../platform/metrics/metrics.js";
 import { BackgroundTurns } from "../platform/util/background-turns.js";
 
@@ -45,6 +46,14 @@ export async function buildPlatform(config: Config, options: ApplicationOptions 
   const rowSecurity = await store.enforceRowSecurity();
   if (rowSecurity.mode === "off") {
     logger.warn({ loginRole: rowSecurity.loginRole }, `PostgreSQL row-level security is OFF (the second wall between organizations): ${rowSecurity.reason}`);
+  }
+  const space = store.backend === "sqlite" ? await storeSpace(store) : null;
+  if (space !== null && worthCompacting(space)) {
+    const mb = (bytes: number): number => Math.round(bytes / 1_048_576);
+    logger.info(
+      { storeMb: mb(space.bytes), freeMb: mb(space.freeBytes ?? 0) },
+      "part of the store file is free pages (left by deletions or a migration); `context-store store compact`, with the service stopped, returns them to the file system",
+    );
   }
   const metrics = new Metrics();
   return {

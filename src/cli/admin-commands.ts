@@ -4,7 +4,8 @@ import type { Command } from "commander";
 import { describeConfig, loadConfig } from "../platform/config.js";
 import type { OrgService } from "../features/organizations/service.js";
 import type { Store } from "../platform/store/db.js";
-import { UsageError, type Output } from "./output.js";
+import type { StoreSpace } from "../platform/store/compact.js";
+import { CommandFailure, UsageError, type Output } from "./output.js";
 
 type OutputOf = (command: Command) => Output;
 
@@ -28,6 +29,23 @@ export async function withOperatorStore<T>(work: (store: Store) => Promise<T>): 
   });
 }
 
+/** Compacts the store (compact.ts), with its size before and after. */
+async function compactReporting(): Promise<{ before: StoreSpace; after: StoreSpace }> {
+  const { compactStore, storeSpace } = await import("../platform/store/compact.js");
+  try {
+    return await withOperatorStore(async (store) => {
+      const before = await storeSpace(store);
+      await compactStore(store);
+      return { before, after: await storeSpace(store) };
+    });
+  } catch (err) {
+    // Opening (migrations) and VACUUM need the SQLite file's write lock; they waited busy_timeout (10 s).
+    if (err instanceof Error && "code" in err && err.code === "SQLITE_BUSY")
+      throw new CommandFailure("the store is in use by another process (the service?): stop it, then run `store compact` again");
+    throw err;
+  }
+}
+
 /** Runs `work` with the organization service over the operator's store. */
 async function withOrgs<T>(work: (orgs: OrgService) => Promise<T>): Promise<T> {
   const { OrgService } = await import("../features/organizations/service.js");
@@ -48,6 +66,18 @@ export function registerAdminCommands(program: Command, outputOf: OutputOf): voi
     .action((_options: object, command: Command) => {
       const shown = describeConfig(loadConfig());
       outputOf(command).emit(JSON.stringify(shown, null, 2), shown);
+    });
+
+  program
+    .command("store")
+    .description("the configured store (operator)")
+    .command("compact")
+    .description("return the store's free space to the file system (SQLite: VACUUM, with the service stopped; PostgreSQL: VACUUM ANALYZE)")
+    .action(async (_options: object, command: Command) => {
+      const { before, after } = await compactReporting();
+      const mb = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`;
+      const free = before.freeBytes === null ? "" : `, of which ${mb(before.freeBytes)} free pages`;
+      outputOf(command).emit(`store: ${mb(before.bytes)}${free}; after compacting: ${mb(after.bytes)}`, { before, after });
     });
 
   const org = program.command("org").description("organizations (operator: opens the configured store)");

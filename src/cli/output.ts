@@ -6,6 +6,9 @@ import { ConfigError } from "../platform/config.js";
 /** A mistake in how the command was called: exit code 2. */
 export class UsageError extends Error {}
 
+/** A command that could not do its work for a reason the operator can act on (shown as is): exit code 1. */
+export class CommandFailure extends Error {}
+
 export interface Output {
   readonly json: boolean;
   /** Prints the human text, or the JSON value with --json. */
@@ -29,6 +32,11 @@ export function reportFailure(error: unknown, json: boolean): number {
   if (error instanceof UsageError || error instanceof ConfigError) {
     console.error(`context-store: ${error.message}`);
     return 2;
+  }
+  if (error instanceof CommandFailure) {
+    if (json) console.error(JSON.stringify({ error: { message: error.message } }));
+    else console.error(`context-store: ${error.message}`);
+    return 1;
   }
   console.error(error);
   return 1;

@@ -4,6 +4,9 @@ import { after, before, test } from "node:test";
 import { createReadyDatabase, startTestApp, type TestApp } from "../helpers/harness.js";
 import { nodeArgs } from "../helpers/child-process.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
+import Database from "better-sqlite3";
+import { join } from "node:path";
+import { openStore } from "../../src/platform/store/db.js";
 
 let db: TestDb;
 before(async () => {
@@ -61,4 +64,46 @@ test("context-store CLI: organizations and keys that the service accepts, revoca
   assert.equal(shown.dataDir, db.dataDir);
   assert.equal(cli("key", "create").code, 2, "missing --org is a usage error");
   assert.equal(cli("nonsense").code, 2);
+});
+
+test("store compact: free pages go back to the file system (SQLite), VACUUM ANALYZE (PostgreSQL); a store in use is reported, not waited on forever", async () => {
+  // 2,000 rows of 16 KB written and deleted: about 32 MB of free pages on SQLite.
+  const store = openStore({ databaseUrl: db.databaseUrl, dataDir: db.dataDir, poolSize: 1 });
+  try {
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({ name: `compact-test:${i}`, value: "x".repeat(16_384), created_at: Date.now() }));
+    for (let i = 0; i < rows.length; i += 200)
+      await store.db
+        .insertInto("settings")
+        .values(rows.slice(i, i + 200))
+        .execute();
+    await store.db.deleteFrom("settings").where("name", "like", "compact-test:%").execute();
+  } finally {
+    await store.close();
+  }
+  const run = cli("store", "compact", "--json");
+  assert.equal(run.code, 0, run.err);
+  type Space = { backend: string; bytes: number; freeBytes: number | null };
+  const { before, after } = JSON.parse(run.out) as { before: Space; after: Space };
+  if (db.databaseUrl) {
+    assert.equal(before.backend, "postgres");
+    assert.equal(before.freeBytes, null);
+    assert.ok(after.bytes > 0);
+    return;
+  }
+  assert.ok(before.freeBytes !== null && before.freeBytes >= 30 * 1_048_576, `free before: ${before.freeBytes}`);
+  assert.equal(after.freeBytes, 0);
+  assert.ok(after.bytes <= before.bytes - before.freeBytes, `${after.bytes} after, ${before.bytes} before`);
+  assert.match(cli("store", "compact").out, /^store: [0-9.]+ MB, of which 0\.0 MB free pages; after compacting: [0-9.]+ MB$/);
+
+  // Another process holding the write lock: VACUUM gives up after busy_timeout with a clear message.
+  const holder = new Database(join(db.dataDir, "context-store.sqlite"));
+  try {
+    holder.exec("BEGIN IMMEDIATE");
+    const busy = cli("store", "compact");
+    assert.equal(busy.code, 1, busy.err);
+    assert.match(busy.err, /in use by another process .*stop it, then run `store compact` again/);
+  } finally {
+    holder.exec("ROLLBACK");
+    holder.close();
+  }
 });
