@@ -121,6 +121,15 @@ test("gmail: OAuth bundle and refresh, labels, threads as conversations, replies
   assert.equal(meta.gmail_msg_id, ask);
   assert.equal(meta.thread_id, ask);
   assert.equal(meta.resource_id, customers);
+  for (const m of [old, ask, mine, thanks])
+    assert.deepEqual(JSON.parse(items.get(item(m))!.acl ?? "null"), ["ada@example.com"], "a mailbox's mail is its owner's");
+  const findInvoice = async (principal: string): Promise<boolean> => {
+    const res = await t.request("POST", "/query", { body: { database: "db", query: "Invoice 42 total looks wrong", query_apps: true, acl: [principal] } });
+    assert.equal(res.status, 200);
+    return (res.body.data as { chunks: Array<{ source_id: string }> }).chunks.some((c) => c.source_id === item(ask));
+  };
+  await eventually(() => findInvoice("ada@example.com"), 60_000, 200);
+  assert.equal(await findInvoice("eve@example.org"), false, "hidden from another principal");
 
   // Access tokens expire: the next call answers 401, the refresh token gets a new one.
   const refreshes = gmail.refreshes;

@@ -58,9 +58,10 @@ export function createGmailProvider(baseUrl: string, tokenUrl: string, now: () =
       });
     },
 
-    async resourceAcl() {
-      // Gmail tells no sharing; the resource's own acl (configure) applies.
-      return null;
+    async resourceAcl(credentials, _resource, signal) {
+      // A mailbox is its owner's: its mail is visible to the mailbox's address (a query's `acl`),
+      // unless the resource's own acl (configure, PATCH) shares the label with others.
+      return [(await client(credentials, signal).profile()).emailAddress.toLowerCase()];
     },
 
     openWindow: isoWindow,

@@ -41,7 +41,7 @@ export interface LinearComment {
   user?: LinearUser | null;
   parent?: { id: string } | null;
   /** Set by the top-level comments query (the inline ones belong to the issue that holds them). */
-  issue?: { id: string; identifier: string; trashed?: boolean | null } | null;
+  issue?: { id: string; identifier: string; trashed?: boolean | null; team?: { id: string; private?: boolean | null } | null } | null;
 }
 
 export interface LinearIssue {
@@ -60,7 +60,7 @@ export interface LinearIssue {
   completedAt?: string | null;
   trashed?: boolean | null;
   state?: { name: string; type: string } | null;
-  team?: { id: string; key: string; name: string } | null;
+  team?: { id: string; key: string; name: string; private?: boolean | null } | null;
   project?: { id: string; name: string } | null;
   assignee?: LinearUser | null;
   creator?: LinearUser | null;
@@ -73,7 +73,7 @@ const USER = "{ id name email }";
 const PAGE = "pageInfo { hasNextPage endCursor }";
 const COMMENT = `id body url createdAt updatedAt user ${USER} parent { id }`;
 const ISSUE = `id identifier number title description url priority priorityLabel createdAt updatedAt archivedAt canceledAt completedAt trashed
-  state { name type } team { id key name } project { id name } assignee ${USER} creator ${USER} parent { id identifier }
+  state { name type } team { id key name private } project { id name } assignee ${USER} creator ${USER} parent { id identifier }
   labels { nodes { name } } comments(first: 50) { nodes { ${COMMENT} } ${PAGE} }`;
 
 /** The GraphQL documents this connector sends; the fake server answers them by operationName. */
@@ -83,9 +83,10 @@ export const LINEAR_QUERIES = {
   Projects: `query Projects($first: Int!, $after: String) { projects(first: $first, after: $after) { nodes { id name url state teams { nodes { id key } } } ${PAGE} } }`,
   Team: "query Team($id: String!) { team(id: $id) { id key name description private } }",
   Project: "query Project($id: String!) { project(id: $id) { id name url state } }",
+  TeamMembers: `query TeamMembers($id: String!, $first: Int!, $after: String) { team(id: $id) { members(first: $first, after: $after) { nodes { email } ${PAGE} } } }`,
   Issues: `query Issues($first: Int!, $after: String, $filter: IssueFilter) { issues(first: $first, after: $after, orderBy: updatedAt, includeArchived: true, filter: $filter) { nodes { ${ISSUE} } ${PAGE} } }`,
   IssueComments: `query IssueComments($id: String!, $first: Int!, $after: String) { issue(id: $id) { comments(first: $first, after: $after) { nodes { ${COMMENT} } ${PAGE} } } }`,
-  Comments: `query Comments($first: Int!, $after: String, $filter: CommentFilter) { comments(first: $first, after: $after, orderBy: updatedAt, filter: $filter) { nodes { ${COMMENT} issue { id identifier trashed } } ${PAGE} } }`,
+  Comments: `query Comments($first: Int!, $after: String, $filter: CommentFilter) { comments(first: $first, after: $after, orderBy: updatedAt, filter: $filter) { nodes { ${COMMENT} issue { id identifier trashed team { id private } } } ${PAGE} } }`,
   IssueIds: `query IssueIds($first: Int!, $after: String, $filter: IssueFilter) { issues(first: $first, after: $after, includeArchived: true, filter: $filter) { nodes { id trashed } ${PAGE} } }`,
   CommentIds: `query CommentIds($first: Int!, $after: String, $filter: CommentFilter) { comments(first: $first, after: $after, filter: $filter) { nodes { id issue { id trashed } } ${PAGE} } }`,
 } as const;

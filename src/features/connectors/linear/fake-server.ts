@@ -38,7 +38,7 @@ const PRIORITY = ["No priority", "Urgent", "High", "Medium", "Low"];
 
 /**
  * A local Linear GraphQL API (`POST /graphql`) answering this connector's operations by
- * operationName: viewer, teams, projects, team, project, issues (filters on team, project and
+ * operationName: viewer, teams, projects, team, project, a team's members, issues (filters on team, project and
  * updatedAt; includeArchived shows trashed issues), an issue's comments and the top-level
  * comments, with Relay paging (first/after, pageInfo). Auth failures and rate limits answer like
  * Linear: HTTP 400 `{errors:[{extensions:{type, code}}]}`, the latter with
@@ -50,6 +50,8 @@ export class FakeLinear {
   private readonly teams = new Map<string, LinearTeam>();
   private readonly projects = new Map<string, { id: string; name: string; teamIds: string[] }>();
   private readonly users = new Map<string, LinearUser>();
+  /** Team id -> member user ids. */
+  private readonly members = new Map<string, string[]>();
   private readonly issues: FakeIssue[] = [];
   private readonly comments: FakeComment[] = [];
   private rateLimited: { count: number; resetInMs: number } | null = null;
@@ -84,9 +86,11 @@ export class FakeLinear {
     return id;
   }
 
-  addTeam(key: string, name: string, options: { private?: boolean } = {}): string {
+  /** A team; `members`: user ids (addUser) of a private team's members. */
+  addTeam(key: string, name: string, options: { private?: boolean; members?: readonly string[] } = {}): string {
     const id = randomUUID();
     this.teams.set(id, { id, key, name, description: `${name} team`, private: options.private === true });
+    this.members.set(id, [...(options.members ?? [])]);
     return id;
   }
 
@@ -261,6 +265,15 @@ export class FakeLinear {
         const p = this.projects.get(String(v.id));
         return p ? { project: this.projectNode(p) } : null;
       }
+      case "TeamMembers": {
+        const members = this.members.get(String(v.id));
+        if (members === undefined) return null;
+        const users = members.flatMap((id) => {
+          const u = this.users.get(id);
+          return u ? [{ email: u.email ?? null }] : [];
+        });
+        return { team: { members: page(users, first, after) } };
+      }
       case "Issues":
       case "IssueIds": {
         const list = this.issues.filter((i) => this.issueMatches(i, filter)).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -283,7 +296,16 @@ export class FakeLinear {
           .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
           .map((c) => {
             const issue = this.issue(c.issueId);
-            return { ...this.commentNode(c), issue: { id: issue.id, identifier: issue.identifier, trashed: issue.trashed } };
+            const team = this.teams.get(issue.teamId);
+            return {
+              ...this.commentNode(c),
+              issue: {
+                id: issue.id,
+                identifier: issue.identifier,
+                trashed: issue.trashed,
+                team: team ? { id: team.id, private: team.private === true } : null,
+              },
+            };
           });
         return { comments: page(list, first, after) };
       }
@@ -349,7 +371,7 @@ export class FakeLinear {
       completedAt: null,
       trashed: i.trashed,
       state: i.state,
-      team: team ? { id: team.id, key: team.key, name: team.name } : null,
+      team: team ? { id: team.id, key: team.key, name: team.name, private: team.private === true } : null,
       project: project ? { id: project.id, name: project.name } : null,
       assignee: i.assigneeId ? (this.users.get(i.assigneeId) ?? null) : null,
       creator: i.creatorId ? (this.users.get(i.creatorId) ?? null) : null,

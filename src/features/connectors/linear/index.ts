@@ -10,6 +10,7 @@ import { isoWindow } from "../iso-window.js";
 const ISSUE_PAGE = 50;
 const COMMENT_PAGE = 100;
 const ID_PAGE = 250;
+const MEMBER_PAGE = 250;
 
 type Stage = "issues" | "comments";
 interface LinearPullState {
@@ -37,6 +38,38 @@ function decodeCursor(raw: string | null): DiscoverCursor {
 /** The issue filter of a resource: its team or its project. */
 const scopeFilter = (r: ResourceRef): Record<string, unknown> =>
   r.resourceType === "linear_project" ? { project: { id: { eq: r.resourceId } } } : { team: { id: { eq: r.resourceId } } };
+
+type TeamRef = { id: string; private?: boolean | null } | null | undefined;
+
+/**
+ * Who may read the issues of each private team among `teams`: its members' e-mails (lowercased).
+ * A private team whose members show no e-mail gets a group principal, so it is never left open.
+ * Public teams are absent: their issues are visible to the whole workspace (no acl).
+ */
+async function privateTeamAcls(c: LinearClient, teams: readonly TeamRef[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const team of teams) {
+    if (!team || team.private !== true || out.has(team.id)) continue;
+    const emails = new Set<string>();
+    let after: string | null = null;
+    do {
+      const data: { team: { members: Connection<{ email?: string | null }> } } = await c.query("TeamMembers", { id: team.id, first: MEMBER_PAGE, after });
+      for (const m of data.team.members.nodes) if (m.email) emails.add(m.email.toLowerCase());
+      const p = data.team.members.pageInfo;
+      after = p.hasNextPage && p.endCursor ? p.endCursor : null;
+    } while (after !== null);
+    out.set(team.id, emails.size > 0 ? [...emails].sort() : [`group:linear:team:${team.id}`]);
+  }
+  return out;
+}
+
+/** Stamps an object with its team's acl when the team is private (a per-object provider permission). */
+const withAcl =
+  (acls: ReadonlyMap<string, string[]>, team: TeamRef) =>
+  (o: SyncedObject): SyncedObject => {
+    const acl = team ? acls.get(team.id) : undefined;
+    return acl === undefined ? o : { ...o, acl };
+  };
 
 /**
  * Linear: teams (`linear_team`) and projects (`linear_project`) are resources; issues are
@@ -118,8 +151,7 @@ export function createLinearProvider(url: string, now: () => number = Date.now):
     },
 
     async resourceAcl() {
-      // Linear's API does not tell who may read a team's issues in a form we can map; the
-      // resource's own acl (configure) applies.
+      // Decided per issue (its team; a project's issues can come from several teams): see pull.
       return null;
     },
 
@@ -139,10 +171,15 @@ export function createLinearProvider(url: string, now: () => number = Date.now):
           after: state.after,
           filter: { ...scopeFilter(r), updatedAt },
         });
+        const acls = await privateTeamAcls(
+          c,
+          data.issues.nodes.map((i) => i.team),
+        );
         for (const issue of data.issues.nodes) {
           if (issue.trashed === true) continue;
-          objects.push(linearIssueObject(r.resourceType, issue));
-          for (const comment of await commentsOf(c, issue)) objects.push(linearCommentObject(r.resourceType, issue, comment));
+          const acl = withAcl(acls, issue.team);
+          objects.push(acl(linearIssueObject(r.resourceType, issue)));
+          for (const comment of await commentsOf(c, issue)) objects.push(acl(linearCommentObject(r.resourceType, issue, comment)));
         }
         after = nextOf(data.issues.pageInfo);
       } else {
@@ -151,8 +188,13 @@ export function createLinearProvider(url: string, now: () => number = Date.now):
           after: state.after,
           filter: { issue: scopeFilter(r), updatedAt },
         });
+        const acls = await privateTeamAcls(
+          c,
+          data.comments.nodes.map((cm) => cm.issue?.team),
+        );
         for (const comment of data.comments.nodes) {
-          if (comment.issue && comment.issue.trashed !== true) objects.push(linearCommentObject(r.resourceType, comment.issue, comment));
+          if (comment.issue && comment.issue.trashed !== true)
+            objects.push(withAcl(acls, comment.issue.team)(linearCommentObject(r.resourceType, comment.issue, comment)));
         }
         after = nextOf(data.comments.pageInfo);
       }
