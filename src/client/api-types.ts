@@ -9718,6 +9718,8 @@ export interface paths {
                 last_row_count: number;
                 message?: string;
                 checked_at: string | null;
+                retryable?: boolean;
+                action?: string;
                 /** @enum {boolean} */
                 sync_blocked?: true;
                 sync_blocked_reason?: string;

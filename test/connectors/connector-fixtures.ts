@@ -54,6 +54,12 @@ export async function settled(t: TestApp, id: string, timeoutMs = 20_000): Promi
   }, timeoutMs);
 }
 
+/** A Slack connector on database "db" with the fake's token; returns its id. */
+export async function createSlackConnector(t: TestApp): Promise<string> {
+  const body = { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } };
+  return String(expectStatus(await t.request("POST", "/connectors", { body }), 201, "create").connector_id);
+}
+
 export async function syncNow(t: TestApp, id: string): Promise<Record<string, unknown>> {
   expectStatus(await t.request("POST", `/connectors/${id}/sync`), 202, "sync");
   return settled(t, id);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ingestApp } from "../helpers/context.js";
 import { eventually, field } from "../helpers/harness.js";
-import { expectStatus, SLACK_TOKEN, startConnectorWorld, syncNow } from "./connector-fixtures.js";
+import { createSlackConnector, expectStatus, startConnectorWorld, syncNow } from "./connector-fixtures.js";
 
 test("query_apps: thinking mode's forceful relations, connected items and graph context leave connector items out unless asked", async (tt) => {
   const w = await startConnectorWorld();
@@ -11,13 +11,7 @@ test("query_apps: thinking mode's forceful relations, connected items and graph 
   slack.addUser({ id: "UADA0001", name: "Ada Lovelace", email: "ada@example.com" });
   slack.addChannel({ id: "C0GENERAL", name: "general" });
   const root = slack.post("C0GENERAL", { user: "UADA0001", text: "Quokka credentials change every Friday; Grace Hopper owns the Quokka vault" });
-  const id = String(
-    expectStatus(
-      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
-      201,
-      "create",
-    ).connector_id,
-  );
+  const id = await createSlackConnector(t);
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   await syncNow(t, id);
   const synced = `slack:${slack.teamId}:message:C0GENERAL:${root}`;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { eventually, field } from "../helpers/harness.js";
-import { connector, connectorItems, expectStatus, SLACK_TOKEN, startConnectorWorld, syncNow } from "./connector-fixtures.js";
+import { connector, connectorItems, createSlackConnector, expectStatus, SLACK_TOKEN, startConnectorWorld, syncNow } from "./connector-fixtures.js";
 
 test("slack: lifecycle, edits, new replies to old threads, deletions, private-channel ACL, reconnect", async (tt) => {
   const w = await startConnectorWorld();
@@ -130,13 +130,7 @@ test("slack: a 429 reschedules the run at Retry-After instead of sleeping; the r
   slack.addUser({ id: "UADA0001", name: "Ada", email: "ada@example.com" });
   slack.addChannel({ id: "C0GENERAL", name: "general" });
   slack.post("C0GENERAL", { user: "UADA0001", text: "hello rate limits" });
-  const id = String(
-    expectStatus(
-      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
-      201,
-      "create",
-    ).connector_id,
-  );
+  const id = await createSlackConnector(t);
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   slack.rateLimitNext(120);
   const started = Date.now();

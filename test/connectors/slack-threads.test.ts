@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { eventually } from "../helpers/harness.js";
-import { connector, connectorItems, expectStatus, SLACK_TOKEN, startConnectorWorld, syncNow } from "./connector-fixtures.js";
+import { connector, connectorItems, createSlackConnector, expectStatus, startConnectorWorld, syncNow } from "./connector-fixtures.js";
 
 const DAY_S = 86_400;
 const daysAgo = (days: number, seq: number): string => `${Math.floor(Date.now() / 1000) - Math.round(days * DAY_S)}.${String(seq).padStart(6, "0")}`;
@@ -23,13 +23,7 @@ test("slack threads older than the trailing week: new replies, edits to old repl
   const recent = slack.post("C0GENERAL", { user: "UADA0001", text: "Release 4.2 checklist", ts: daysAgo(2, 6) });
   const recentReply = slack.post("C0GENERAL", { user: "UADA0001", text: "QA signed off", threadTs: recent, ts: daysAgo(2, 7) });
 
-  const id = String(
-    expectStatus(
-      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
-      201,
-      "create",
-    ).connector_id,
-  );
+  const id = await createSlackConnector(t);
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   await syncNow(t, id);
   const idOf = (ts: string) => `slack:${slack.teamId}:message:C0GENERAL:${ts}`;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connector, connectorItems, expectStatus, settled, SLACK_TOKEN, startConnectorWorld } from "./connector-fixtures.js";
+import { connector, connectorItems, createSlackConnector, expectStatus, settled, startConnectorWorld, syncNow } from "./connector-fixtures.js";
 
 const ms = (iso: unknown): number => Date.parse(String(iso));
 
@@ -11,13 +11,7 @@ test("provider failures (HTTP 500) go to last_error with backoff; the next attem
   slack.addUser({ id: "UADA0001", name: "Ada", email: "ada@example.com" });
   slack.addChannel({ id: "C0GENERAL", name: "general" });
   for (let i = 0; i < 450; i++) slack.post("C0GENERAL", { user: "UADA0001", text: `status update number ${i}` });
-  const id = String(
-    expectStatus(
-      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
-      201,
-      "create",
-    ).connector_id,
-  );
+  const id = await createSlackConnector(t);
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   const control = t.app.connectors.control;
   const historyCalls = () => slack.calls.filter((c) => c.method === "conversations.history");
@@ -76,13 +70,7 @@ test("a run whose job is gone (dead-lettered) is replaced by the scheduler; a ru
   slack.addUser({ id: "UADA0001", name: "Ada", email: "ada@example.com" });
   slack.addChannel({ id: "C0GENERAL", name: "general" });
   slack.post("C0GENERAL", { user: "UADA0001", text: "orphaned runs resume" });
-  const id = String(
-    expectStatus(
-      await t.request("POST", "/connectors", { body: { provider: "slack", database: "db", credentials: { access_token: SLACK_TOKEN } } }),
-      201,
-      "create",
-    ).connector_id,
-  );
+  const id = await createSlackConnector(t);
   expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources: [{ resource_id: "C0GENERAL" }] } }), 200, "configure");
   const control = t.app.connectors.control;
   const db = t.app.store.db;
@@ -102,4 +90,48 @@ test("a run whose job is gone (dead-lettered) is replaced by the scheduler; a ru
   const done = await settled(t, id);
   assert.equal(done.lifecycle, "active");
   assert.equal((await connectorItems(t, id)).size, 1);
+});
+
+test("a channel the bot was removed from blocks only itself: its status says what to do, and it syncs again once the bot is back", async (tt) => {
+  const w = await startConnectorWorld();
+  tt.after(() => w.close());
+  const { t, slack } = w;
+  slack.addUser({ id: "UADA0001", name: "Ada", email: "ada@example.com" });
+  slack.addChannel({ id: "C0GENERAL", name: "general" });
+  slack.addChannel({ id: "C0RANDOM", name: "random" });
+  slack.post("C0GENERAL", { user: "UADA0001", text: "general news" });
+  slack.post("C0RANDOM", { user: "UADA0001", text: "random chatter" });
+  const id = await createSlackConnector(t);
+  const resources = [{ resource_id: "C0GENERAL" }, { resource_id: "C0RANDOM" }];
+  expectStatus(await t.request("POST", `/connectors/${id}/configure`, { body: { resources } }), 200, "configure");
+  slack.setBotMember("C0RANDOM", false);
+  await syncNow(t, id);
+
+  const status = async () => expectStatus(await t.request("GET", `/connectors/${id}/status`), 200, "status");
+  const blocked = await status();
+  assert.equal(blocked.status, "degraded", "one resource of two failed");
+  const lines = blocked.resources as Array<Record<string, unknown>>;
+  const general = lines.find((r) => r.resource_id === "C0GENERAL");
+  const random = lines.find((r) => r.resource_id === "C0RANDOM");
+  assert.equal(general?.status, "ok");
+  assert.equal(general?.action, undefined, "a healthy resource has nothing to do");
+  assert.equal(random?.status, "failed");
+  assert.equal(random?.retryable, false, "waiting will not mend it");
+  assert.equal(random?.sync_blocked, true);
+  assert.match(String(random?.sync_blocked_reason), /not_in_channel/);
+  assert.match(String(random?.action), /Invite the app's bot to the channel/);
+  assert.equal((await connectorItems(t, id)).size, 1, "the other channel synced");
+
+  slack.setBotMember("C0RANDOM", true);
+  await syncNow(t, id);
+  const mended = await status();
+  assert.equal(mended.status, "healthy");
+  assert.deepEqual(
+    (mended.resources as Array<Record<string, unknown>>).map((r) => [r.resource_id, r.status, r.action]),
+    [
+      ["C0GENERAL", "ok", undefined],
+      ["C0RANDOM", "ok", undefined],
+    ],
+  );
+  assert.equal((await connectorItems(t, id)).size, 2);
 });

@@ -39,6 +39,11 @@ export interface ProviderDescriptor {
   readonly searchableFields: readonly FieldDescription[];
   readonly filterableFields: ReadonlyArray<FieldDescription & { readonly filter_key: string }>;
   readonly setupGuide: string;
+  /**
+   * What the user does when a configured resource is gone or hidden from the credentials (the
+   * status route's `action` of a failed resource): the next sync picks the resource up again.
+   */
+  readonly resourceAccessAction: string;
   readonly defaultSyncIntervalSeconds: number;
   readonly minSyncIntervalSeconds: number;
   readonly maxSyncIntervalSeconds: number;

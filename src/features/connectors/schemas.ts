@@ -176,6 +176,8 @@ export const ConnectorStatus = Type.Object({
       last_row_count: Type.Integer(),
       message: Type.Optional(Type.String()),
       checked_at: NullableString,
+      retryable: Type.Optional(Type.Boolean()),
+      action: Type.Optional(Type.String()),
       sync_blocked: Type.Optional(Type.Literal(true)),
       sync_blocked_reason: Type.Optional(Type.String()),
     }),

@@ -299,6 +299,7 @@ export class ConnectorService {
 
   async status(org: OrgTenancy, id: string): Promise<Record<string, unknown>> {
     const row = await this.find(org, id);
-    return statusView(row, await new ConnectorStore(this.store.db).listResources(org, row.id));
+    const resources = await new ConnectorStore(this.store.db).listResources(org, row.id);
+    return statusView(row, resources, this.providerOf(row.provider).descriptor.resourceAccessAction);
   }
 }

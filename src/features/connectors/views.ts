@@ -80,7 +80,7 @@ export function resourceView(r: ResourceRow): Record<string, unknown> {
 }
 
 /** GET /connectors/{id}/status: overall health and one line per resource. */
-export function statusView(c: ConnectorRow, resources: readonly ResourceRow[]): Record<string, unknown> {
+export function statusView(c: ConnectorRow, resources: readonly ResourceRow[], resourceAccessAction: string): Record<string, unknown> {
   const failed = resources.filter((r) => r.status === "failed").length;
   const status =
     c.paused === 1
@@ -111,7 +111,8 @@ export function statusView(c: ConnectorRow, resources: readonly ResourceRow[]): 
       last_row_count: r.last_row_count,
       ...(r.message !== "" ? { message: r.message } : {}),
       checked_at: iso(r.checked_at),
-      ...(r.status === "failed" ? { sync_blocked: true, sync_blocked_reason: r.message } : {}),
+      // A failed resource is one the provider says is gone or hidden: only the user can mend it.
+      ...(r.status === "failed" ? { retryable: false, action: resourceAccessAction, sync_blocked: true, sync_blocked_reason: r.message } : {}),
     })),
   };
 }

@@ -21,6 +21,8 @@ export const GITHUB_DESCRIPTOR: ProviderDescriptor = {
     "Create a fine-grained personal access token with read access to Metadata, Issues, Pull requests and Contents for the " +
     "repositories to sync (or a classic token with the repo scope for private repositories) and pass it as credentials.access_token. " +
     "For GitHub Enterprise set CONNECTOR_GITHUB_API_URL to https://<host>/api/v3.",
+  resourceAccessAction:
+    "Give the token read access to the repository (a fine-grained token lists its repositories), or remove the resource if the repository was deleted or renamed.",
   defaultSyncIntervalSeconds: 3600,
   minSyncIntervalSeconds: 300,
   maxSyncIntervalSeconds: 604_800,

@@ -36,6 +36,7 @@ export const GMAIL_DESCRIPTOR: ProviderDescriptor = {
     "Playground with your own client), and pass {client_id, client_secret, refresh_token} as credentials. Resources are labels " +
     "(gmail_label: INBOX, SENT or a label id from discover); each mail of a thread in the label becomes an email item. " +
     "provider_account_scope stays empty unless you set it: set one per mailbox to connect several mailboxes.",
+  resourceAccessAction: "The label no longer exists in the mailbox: configure the label that replaced it, or remove the resource.",
   defaultSyncIntervalSeconds: 3600,
   minSyncIntervalSeconds: 300,
   maxSyncIntervalSeconds: 604_800,

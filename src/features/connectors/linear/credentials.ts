@@ -23,6 +23,7 @@ export const LINEAR_DESCRIPTOR: ProviderDescriptor = {
     "In Linear open Settings > Security & access > Personal API keys, create a key with read access (all teams or the teams " +
     "to sync) and pass it as credentials.api_token (lin_api_...). An OAuth app's access token with the read scope works too, " +
     "as credentials.access_token. Resources are teams (linear_team) or projects (linear_project); GET /connectors/{id}/discover lists both.",
+  resourceAccessAction: "Give the API key's user access to the team or project (a private team needs membership), or remove the resource if it was deleted.",
   defaultSyncIntervalSeconds: 3600,
   minSyncIntervalSeconds: 300,
   maxSyncIntervalSeconds: 604_800,

@@ -22,6 +22,7 @@ export const NOTION_DESCRIPTOR: ProviderDescriptor = {
     "user information including email addresses, for authors), copy its secret (ntn_...) and pass it as credentials.api_token. " +
     "Share each page or database to sync with the integration (page menu > Connections). A notion_page resource syncs the page " +
     "and every page below it; a notion_database resource syncs the database's entries.",
+  resourceAccessAction: "Share the page or database with the integration again (page menu > Connections), or remove the resource if it was deleted.",
   defaultSyncIntervalSeconds: 3600,
   minSyncIntervalSeconds: 300,
   maxSyncIntervalSeconds: 604_800,

@@ -21,6 +21,7 @@ export const SLACK_DESCRIPTOR: ProviderDescriptor = {
     "Create a Slack app for your workspace, add the bot scopes channels:history, channels:read, groups:history, groups:read, " +
     "users:read and users:read.email, install it, invite the bot to the channels to sync, and pass the Bot User OAuth Token " +
     "(xoxb-...) as credentials.access_token.",
+  resourceAccessAction: "Invite the app's bot to the channel (/invite @your-app), or remove the resource if the channel was deleted.",
   defaultSyncIntervalSeconds: 3600,
   minSyncIntervalSeconds: 300,
   maxSyncIntervalSeconds: 604_800,

@@ -66,6 +66,13 @@ export class FakeSlack {
     this.messages.set(channel.id, this.messages.get(channel.id) ?? []);
   }
 
+  /** Removes the bot from a channel (or invites it back): Slack then answers its reads `not_in_channel`. */
+  setBotMember(channelId: string, member: boolean): void {
+    const channel = this.channels.get(channelId);
+    if (!channel) throw new Error(`no channel ${channelId}`);
+    channel.is_member = member;
+  }
+
   /** Posts a message (a reply with threadTs); returns its ts. */
   post(channel: string, m: { user: string; text: string; threadTs?: string; ts?: string }): string {
     const list = this.messages.get(channel);
@@ -149,6 +156,7 @@ export class FakeSlack {
         return channel ? paged(channel.members, p.get("cursor"), limit, "members") : ok(false, "channel_not_found");
       case "conversations.history": {
         if (!channel) return ok(false, "channel_not_found");
+        if (!channel.is_member) return ok(false, "not_in_channel");
         const oldest = Number(p.get("oldest") ?? 0);
         const latest = p.get("latest") ? Number(p.get("latest")) : Infinity;
         const all = this.messages.get(channel.id) ?? [];
@@ -163,6 +171,7 @@ export class FakeSlack {
       }
       case "conversations.replies": {
         if (!channel) return ok(false, "channel_not_found");
+        if (!channel.is_member) return ok(false, "not_in_channel");
         const ts = p.get("ts") ?? "";
         const all = this.messages.get(channel.id) ?? [];
         const parent = all.find((m) => m.ts === ts);
