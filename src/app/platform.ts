@@ -60,7 +60,7 @@ export async function buildPlatform(config: Config, options: ApplicationOptions 
     logger,
     metrics,
     store,
-    queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs }),
+    queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs, "connector.schedule": config.connectorScheduleMs }),
     embedder: new SharedEmbedder(config.embedding, (texts) => metrics.embedderBatch(texts)),
     extraction: new ExtractionPool(config.extractionWorkers, config.indexingNice),
     parsers: new ParserPool({ size: config.parseWorkers, memoryMb: config.parseWorkerMemoryMb, nice: config.indexingNice }),

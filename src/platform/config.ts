@@ -59,6 +59,8 @@ export interface Config {
   readonly maxRequestsPerConnection: number;
   /** How often lost pipeline jobs are looked for (the ingest.reconcile job's interval). */
   readonly reconcileIntervalMs: number;
+  /** How often due connectors are looked for (the connector.schedule job). */
+  readonly connectorScheduleMs: number;
   /** A non-terminal item untouched this long is checked by reconcile for a lost or dead job. */
   readonly reconcileStaleAfterMs: number;
   /** The whole shutdown (server, jobs, vector indexes, embedder, store) fits in this; the rest is abandoned. */
@@ -332,6 +334,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestsPerConnection: int(env, "HTTP_MAX_REQUESTS_PER_CONNECTION", 50, 0, 1_000_000),
     reconcileIntervalMs: int(env, "RECONCILE_INTERVAL_MS", 60_000, 100, 24 * 3_600_000),
+    connectorScheduleMs: int(env, "CONNECTOR_SCHEDULE_MS", 60_000, 100, 3_600_000),
     reconcileStaleAfterMs: int(env, "RECONCILE_STALE_AFTER_MS", 2 * 60_000, 0, 7 * 24 * 3_600_000),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 100, 600_000),
     maxUploadBytes: int(env, "MAX_UPLOAD_BYTES", 50 * 1024 * 1024, 1024, 2 * 1024 * 1024 * 1024),
