@@ -2,7 +2,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError, type ApiClient } from "../client/api-client.js";
-import type { McpDefaults, McpTool } from "./tool-definition.js";
+import type { McpDefaults, McpTool, ProgressReporter } from "./tool-definition.js";
 import { MCP_TOOLS } from "./tools.js";
 
 const SERVER_INFO = { name: "context-store", version: "0.1.0" };
@@ -39,11 +39,16 @@ export function createMcpServer(api: ApiClient, defaults: McpDefaults, onUnexpec
       annotations: { title: t.title, ...t.annotations },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${request.params.name}'; the tools are ${tools.map((t) => t.name).join(", ")}`);
+    const progressToken = request.params._meta?.progressToken;
+    const progress: ProgressReporter | undefined =
+      progressToken === undefined
+        ? undefined
+        : (done, total, message) => extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: done, total, message } });
     try {
-      const output = await tool.run(request.params.arguments, { api, defaults });
+      const output = await tool.run(request.params.arguments, { api, defaults, ...(progress ? { progress } : {}) });
       return { content: [{ type: "text", text: output.text }], structuredContent: output.structured, ...(output.isError ? { isError: true } : {}) };
     } catch (error) {
       if (!(error instanceof ApiError)) onUnexpectedError?.(error, tool.name);

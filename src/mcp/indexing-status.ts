@@ -35,10 +35,12 @@ export async function waitForStatuses(
   type: "knowledge" | "memory",
   ids: readonly string[],
   timeoutMs: number,
+  onPoll?: (statuses: readonly IndexingStatus[]) => Promise<void>,
 ): Promise<{ statuses: IndexingStatus[]; finished: boolean }> {
   const deadline = Date.now() + timeoutMs;
   for (let pause = FIRST_POLL_MS; ; pause = Math.min(MAX_POLL_MS, pause * 2)) {
     const statuses = await readStatuses(api, scope, type, ids);
+    await onPoll?.(statuses);
     if (statuses.every(isTerminal)) return { statuses, finished: true };
     const left = deadline - Date.now();
     if (left <= 0) return { statuses, finished: false };

@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { ApiClient } from "../client/api-client.js";
-import { statusLine, waitForStatuses } from "./indexing-status.js";
+import { statusLine, waitForStatuses, type IndexingStatus } from "./indexing-status.js";
 import { scopeArguments, scopeOf, type ToolScope } from "./tool-scope.js";
-import { defineTool, type ToolOutput } from "./tool-definition.js";
+import { defineTool, type ProgressReporter, type ToolOutput } from "./tool-definition.js";
 
 const turn = z.strictObject({ user: z.string().describe("What the user said."), assistant: z.string().describe("What the assistant answered.") });
 
@@ -51,6 +51,27 @@ const ingestInput = z
   });
 
 type IngestArgs = z.output<typeof ingestInput>;
+
+/** The indexing pipeline's stages in order; an item's progress is the index of the stage it reached. */
+const STAGES = ["queued", "processing", "graph_creation", "completed"] as const;
+const FINAL_STAGE = STAGES.length - 1;
+
+/**
+ * Reports each stage the item reaches while the call waits, once (MCP requires every
+ * notification's progress to be larger than the last): queued 0, processing 1, graph_creation
+ * (searchable) 2, of 3. The end (completed or errored) is the call's result and no notification:
+ * the SDK's client handles a notification a microtask after it arrives, and a response read in
+ * the same chunk ends the call first, so a last notification right before the result is dropped.
+ */
+function stageReporter(report: ProgressReporter): (statuses: readonly IndexingStatus[]) => Promise<void> {
+  let reached = -1;
+  return async ([status]) => {
+    const stage = STAGES.indexOf((status?.indexing_status ?? "") as (typeof STAGES)[number]);
+    if (stage < 0 || stage === FINAL_STAGE || stage <= reached) return;
+    reached = stage;
+    await report(stage, FINAL_STAGE, stage === 2 ? "graph_creation (searchable)" : STAGES[stage]!);
+  };
+}
 
 interface IngestRow {
   readonly id: string;
@@ -126,7 +147,7 @@ export const ingestTool = defineTool({
     "to answer once it is searchable and complete, or call status with the returned id. The id is what inspect, subgraph, status and delete take.",
   input: ingestInput,
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: async (args, { api, defaults }): Promise<ToolOutput> => {
+  handler: async (args, { api, defaults, progress }): Promise<ToolOutput> => {
     const scope = scopeOf(args, defaults);
     const rows = await send(api, scope, args);
     const failed = rows.filter((r) => r.status === "failed");
@@ -146,7 +167,7 @@ export const ingestTool = defineTool({
         structured: { id: row.id, status: row.status, ...where },
       };
     }
-    const { statuses, finished } = await waitForStatuses(api, scope, args.type, [row.id], args.wait_seconds * 1000);
+    const { statuses, finished } = await waitForStatuses(api, scope, args.type, [row.id], args.wait_seconds * 1000, progress && stageReporter(progress));
     const status = statuses[0];
     const state = status?.indexing_status ?? "unknown";
     const errored = state === "errored" || state === "failed";

@@ -3,10 +3,13 @@
 // auth hook before this runs: 401 in the envelope, no MCP work); tools call the public routes
 // in-process with that same key.
 //
-// Stateless: every POST gets a fresh MCP server and transport, answered with one JSON body, so any
+// Stateless: every POST gets a fresh MCP server and transport, answered with one JSON body (or, for
+// a tool call that asks for progress, one event stream that ends with the result), so any
 // instance behind a load balancer can take any request and nothing lives between requests. GET
 // (a server-to-client event stream) and DELETE (ending a session) have nothing to serve then, and
 // answer 405 as the SDK's stateless servers do.
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { createApiClient } from "../client/api-client.js";
@@ -52,6 +55,10 @@ function webRequestOf(req: FastifyRequest): Request {
 async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
   void reply.code(response.status);
   response.headers.forEach((value, name) => void reply.header(name, value));
+  // An event stream (a tool call's progress, then its result) is relayed as it is written.
+  if (response.body !== null && response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+  }
   const text = await response.text();
   return reply.send(text === "" ? null : text);
 }

@@ -9,9 +9,14 @@ export interface McpDefaults {
   readonly collection: string | null;
 }
 
+/** Reports a long tool call's progress to a client that asked for it (MCP notifications/progress). */
+export type ProgressReporter = (progress: number, total: number, message: string) => Promise<void>;
+
 export interface ToolContext {
   readonly api: ApiClient;
   readonly defaults: McpDefaults;
+  /** Present when the call carries a progress token. */
+  readonly progress?: ProgressReporter;
 }
 
 /** A tool's answer: a concise text for the model and the same facts as structured content. */

@@ -3,6 +3,8 @@
 // that come back as tool errors while the server keeps answering.
 import assert from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { eventually } from "../helpers/harness.js";
 
 const TOOL_NAMES = ["delete", "feedback", "graph_collections", "graph_query", "ingest", "inspect", "list", "query", "status", "subgraph"];
@@ -13,8 +15,8 @@ interface ToolAnswer {
   readonly isError: boolean;
 }
 
-async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
-  const result = await client.callTool({ name, arguments: args });
+async function callTool(client: Client, name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<ToolAnswer> {
+  const result = await client.callTool({ name, arguments: args }, undefined, options);
   const content = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
   const text = content.map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("\n");
   const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
@@ -22,8 +24,8 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
 }
 
 /** A successful call's answer; fails the test with the tool's own error text otherwise. */
-async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
-  const answer = await callTool(client, name, args);
+async function ok(client: Client, name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<ToolAnswer> {
+  const answer = await callTool(client, name, args, options);
   assert.equal(answer.isError, false, `${name} failed: ${answer.text}`);
   return answer;
 }
@@ -70,18 +72,33 @@ export async function runScenario(client: Client, collection: string): Promise<v
   });
   const chatId = chat.structured.id;
   assert.ok(typeof chatId === "string" && chatId.length > 0, "a generated id comes back");
-  const doc = await ok(client, "ingest", {
-    kind: "document",
-    type: "knowledge",
-    id: "handbook",
-    title: "Office handbook",
-    text: "# Office handbook\n\nThe office opens at 8 am on weekdays.\n\n## Kitchen\n\nThe espresso machine is descaled every Friday by Bob.\n",
-    wait: true,
-    wait_seconds: 120,
-  });
+  // Waiting with a progress token: each stage the item reaches is reported once, in order.
+  const progress: Progress[] = [];
+  const doc = await ok(
+    client,
+    "ingest",
+    {
+      kind: "document",
+      type: "knowledge",
+      id: "handbook",
+      title: "Office handbook",
+      text: "# Office handbook\n\nThe office opens at 8 am on weekdays.\n\n## Kitchen\n\nThe espresso machine is descaled every Friday by Bob.\n",
+      wait: true,
+      wait_seconds: 120,
+    },
+    { onprogress: (p) => progress.push(p) },
+  );
   assert.equal(doc.structured.id, "handbook");
   assert.equal(doc.structured.finished, true, doc.text);
   assert.equal(doc.structured.indexing_status, "completed", doc.text);
+  // The first poll follows the 202 at once, long before the item is complete; the result, not a
+  // notification, says completed.
+  assert.ok(progress.length >= 1, "the wait reported progress");
+  const stages = ["queued", "processing", "graph_creation (searchable)"];
+  assert.ok(
+    progress.every((p, i) => p.total === 3 && p.message === stages[p.progress] && (i === 0 || p.progress > progress[i - 1]!.progress)),
+    `one notification per stage reached, in order: ${JSON.stringify(progress)}`,
+  );
 
   const ids = ["tea-note", chatId];
   await eventually(
