@@ -4,15 +4,10 @@
  * few thousand levels deep, so depth is checked on the text, before anything parses it.
  */
 
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "./json-chars.js";
+
 /** Deepest array/object nesting accepted in a request body or a JSON-encoded field. */
 const MAX_JSON_DEPTH = 64;
-
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** The nesting depth of JSON text, scanning at most until it passes `limit` (linear, no parse). */
 export function jsonDepthExceeds(text: string, limit: number = MAX_JSON_DEPTH): boolean {
