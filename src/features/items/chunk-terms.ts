@@ -2,11 +2,15 @@ import { BACKSLASH, CLOSE_BRACE, COLON, COMMA, DIGIT_0, DIGIT_9, OPEN_BRACE, QUO
 
 /**
  * A chunk's BM25 postings as the store keeps them (`context_chunks.terms`, migration 0022): one
- * JSON object of term to frequency. Any term is a valid key, `__proto__` too (JSON.parse and
- * Object.fromEntries both make own properties).
+ * JSON object of term to frequency. Any term is a valid key, `__proto__` too (JSON.parse makes it
+ * an own property).
  */
 export function encodeTerms(terms: ReadonlyMap<string, number>): string {
-  return JSON.stringify(Object.fromEntries(terms));
+  // Written pair by pair: an object built of each chunk's own terms (Object.fromEntries) took a new
+  // object shape per chunk, 16-50 us a chunk of about 70 words against 6 us.
+  let out = "{";
+  for (const [term, tf] of terms) out += `${out.length > 1 ? "," : ""}${JSON.stringify(term)}:${tf}`;
+  return `${out}}`;
 }
 
 /** The stored postings as term-frequency pairs; none for null (a chunk stored without any). */
