@@ -92,6 +92,11 @@ export async function vectorSizes(db: Executor): Promise<number[]> {
   return rows.map((r) => Number(r.dims));
 }
 
+/** PostgreSQL: the planner's statistics of every table (after a bulk copy). */
+export async function analyzeTables(db: Executor): Promise<void> {
+  await sql`ANALYZE`.execute(db);
+}
+
 /** A live (not being deleted) database of an organization, by name. */
 export async function findLiveDatabase(db: Executor, orgId: string, name: string): Promise<{ id: string; org_id: string } | undefined> {
   const { rows } = await sql<{ id: string; org_id: string }>`SELECT id, org_id FROM databases
