@@ -19,7 +19,7 @@ export function decodeTerms(stored: string | null): Array<[string, number]> {
   return scanTerms(stored) ?? parseTerms(stored);
 }
 
-/** The general reader: any JSON object (whitespace, fractions), via JSON.parse. */
+/** The general reader: every JSON object (whitespace, fractions), via JSON.parse. */
 function parseTerms(stored: string): Array<[string, number]> {
   const parsed = JSON.parse(stored) as Record<string, unknown>;
   const out: Array<[string, number]> = [];
