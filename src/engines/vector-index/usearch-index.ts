@@ -10,7 +10,11 @@ export interface HnswOptions {
   dimensions: number;
   /** Graph degree M; default 16. Higher gives better recall, more memory, slower adds. */
   connectivity?: number;
-  /** ef at build time; default 128. */
+  /**
+   * ef at build time; default 64, pgvector's default too. Against 128 (usearch's default), on
+   * 60,000 of our encoder's vectors: an add 158 us instead of 325 us, recall@10 0.996 instead of
+   * 1.000 (48: 109 us, 0.986).
+   */
   expansionAdd?: number;
   /** ef at query time; default 64. Raised automatically when k is larger. */
   expansionSearch?: number;
@@ -61,7 +65,7 @@ export class UsearchIndex implements VectorIndex {
       metric: usearch.MetricKind.Cos,
       quantization: usearch.ScalarKind.F32,
       connectivity: this.options.connectivity ?? 16,
-      expansion_add: this.options.expansionAdd ?? 128,
+      expansion_add: this.options.expansionAdd ?? 64,
       expansion_search: this.options.expansionSearch ?? 64,
       multi: false,
     });
