@@ -138,6 +138,21 @@ export class NotionClient {
     });
   }
 
+  /** Pages only, most recently edited first (search cannot filter by time: the caller stops paging). */
+  searchPages(cursor: string | null, pageSize: number): Promise<NotionList<NotionPage>> {
+    return this.call("POST", "/search", {
+      filter: { property: "object", value: "page" },
+      sort: { timestamp: "last_edited_time", direction: "descending" },
+      page_size: pageSize,
+      ...(cursor ? { start_cursor: cursor } : {}),
+    });
+  }
+
+  /** A block, for its parent (a page inside a toggle or column has a block as its parent). */
+  block(id: string): Promise<NotionBlock & { parent: NotionParent }> {
+    return this.call("GET", `/blocks/${encodeURIComponent(id)}`);
+  }
+
   database(id: string): Promise<NotionDatabase> {
     return this.call("GET", `/databases/${encodeURIComponent(id)}`);
   }

@@ -34,8 +34,9 @@ const error = (status: number, code: string, message: string, headers?: Record<s
 });
 
 /**
- * A local Notion API (`/v1`): users/me, users/{id}, search, databases/{id} (with data_sources),
- * data_sources/{id}/query (last_edited_time filter, sorts), pages/{id} and blocks/{id}/children,
+ * A local Notion API (`/v1`): users/me, users/{id}, search (object filter, newest edit first),
+ * databases/{id} (with data_sources), data_sources/{id}/query (last_edited_time filter, sorts),
+ * pages/{id}, blocks/{id} (with its parent) and blocks/{id}/children,
  * cursor-paged like Notion (start_cursor, page_size, next_cursor, has_more). Times are rounded
  * down to the minute as Notion's are. Errors are `{object:"error", status, code, message}`: 401
  * unauthorized, 404 object_not_found, 429 rate_limited with Retry-After.
@@ -89,10 +90,15 @@ export class FakeNotion {
   }
 
   /** Creates a page under the workspace, a page (it appears as a child_page block there) or a database. */
-  addPage(p: { title: string; parent?: { pageId: string } | { databaseId: string }; blocks?: BlockSpec[]; author?: string }): string {
+  addPage(p: { title: string; parent?: { pageId: string } | { blockId: string } | { databaseId: string }; blocks?: BlockSpec[]; author?: string }): string {
     const id = randomUUID();
     let parent: NotionParent = { type: "workspace", workspace: true };
-    if (p.parent && "pageId" in p.parent) {
+    if (p.parent && "blockId" in p.parent) {
+      const holder = this.located(p.parent.blockId);
+      if (!holder) throw new Error(`no block ${p.parent.blockId}`);
+      holder.block.children.push({ id, type: "child_page", text: p.title, children: [] });
+      parent = { type: "block_id", block_id: holder.block.id };
+    } else if (p.parent && "pageId" in p.parent) {
       const above = this.page(p.parent.pageId);
       above.blocks.push({ id, type: "child_page", text: p.title, children: [] });
       parent = { type: "page_id", page_id: above.id };
@@ -124,6 +130,13 @@ export class FakeNotion {
     if (patch.blocks !== undefined) page.blocks = [...patch.blocks.map((b) => this.block(b)), ...page.blocks.filter((b) => b.type === "child_page")];
     page.last_edited_time = this.minute();
     if (patch.editor) page.last_edited_by = patch.editor;
+  }
+
+  /** The id of the first toggle block of a page with this text (to put a sub-page inside it). */
+  toggleId(pageId: string, text: string): string {
+    const found = this.page(pageId).blocks.find((b) => b.type === "toggle" && b.text === text);
+    if (!found) throw new Error(`no toggle "${text}" on ${pageId}`);
+    return found.id;
   }
 
   /** Moves a page to the trash: it leaves its parent's blocks and queries; GET shows in_trash. */
@@ -191,15 +204,18 @@ export class FakeNotion {
         : error(404, "object_not_found", "Could not find user.");
     }
     if (req.method === "POST" && path === "/v1/search") {
+      const only = (body.filter as { property?: string; value?: string } | undefined)?.value;
       const found = [
-        ...[...this.pages.values()].filter((p) => !p.in_trash).map((p) => this.pageObject(p)),
-        ...[...this.sources.values()].map((s) => ({
-          object: "data_source",
-          id: s.id,
-          title: rich(s.name),
-          parent: { type: "database_id", database_id: s.databaseId },
-          last_edited_time: this.databases.get(s.databaseId)?.created ?? "",
-        })),
+        ...[...this.pages.values()].filter((p) => !p.in_trash && only !== "data_source").map((p) => this.pageObject(p)),
+        ...[...this.sources.values()]
+          .filter(() => only !== "page")
+          .map((s) => ({
+            object: "data_source",
+            id: s.id,
+            title: rich(s.name),
+            parent: { type: "database_id", database_id: s.databaseId },
+            last_edited_time: this.databases.get(s.databaseId)?.created ?? "",
+          })),
       ].sort((a, b) => String(b.last_edited_time).localeCompare(String(a.last_edited_time)));
       return list(found, body.start_cursor, size(body.page_size), "page_or_data_source");
     }
@@ -236,6 +252,11 @@ export class FakeNotion {
       const page = this.pages.get(m[1] ?? "");
       return page ? ok(this.pageObject(page)) : error(404, "object_not_found", "Could not find page. Make sure it is shared with your integration.");
     }
+    if (req.method === "GET" && (m = /^\/v1\/blocks\/([^/]+)$/.exec(path))) {
+      const at = this.located(m[1] ?? "");
+      if (!at) return error(404, "object_not_found", "Could not find block.");
+      return ok({ ...this.blockObject(at.block), parent: at.parent });
+    }
     if (req.method === "GET" && (m = /^\/v1\/blocks\/([^/]+)\/children$/.exec(path))) {
       const blocks = this.childrenOf(m[1] ?? "");
       if (!blocks) return error(404, "object_not_found", "Could not find block.");
@@ -247,6 +268,23 @@ export class FakeNotion {
       );
     }
     return error(400, "invalid_request_url", "Invalid request URL.");
+  }
+
+  /** A block of a page not in the trash, and its parent (the page, or the block holding it). */
+  private located(id: string): { block: FakeBlock; parent: NotionParent } | null {
+    const find = (blocks: readonly FakeBlock[], parent: NotionParent): { block: FakeBlock; parent: NotionParent } | null => {
+      for (const b of blocks) {
+        if (b.id === id) return { block: b, parent };
+        const inner = find(b.children, { type: "block_id", block_id: b.id });
+        if (inner) return inner;
+      }
+      return null;
+    };
+    for (const p of this.pages.values()) {
+      const found = p.in_trash ? null : find(p.blocks, { type: "page_id", page_id: p.id });
+      if (found) return found;
+    }
+    return null;
   }
 
   private childrenOf(id: string): FakeBlock[] | null {

@@ -10,6 +10,9 @@ import { isoWindow } from "../iso-window.js";
 const ENTRY_PAGE = 25;
 const PAGES_PER_PULL = 10;
 const MAX_BLOCK_DEPTH = 8;
+// Search results a changes pull takes at once, and how far up it follows a page's parents.
+const SEARCH_PAGE = 100;
+const MAX_ANCESTRY = 32;
 
 interface DatabaseState {
   mode: "database";
@@ -21,14 +24,33 @@ interface PagesState {
   mode: "pages";
   queue: Array<{ id: string; parent: string | null }>;
 }
-type NotionPullState = DatabaseState | PagesState;
+/**
+ * A page tree's later windows: the pages edited since the window start, newest first from search,
+ * each kept when its parents lead to the resource's root page (those found either way are
+ * remembered for the rest of the window).
+ */
+interface ChangesState {
+  mode: "changes";
+  cursor: string | null;
+  /** Search reached pages edited before the window, or its end. */
+  done: boolean;
+  /** Pages of the tree found and not read yet, with the page above each. */
+  pending: Array<{ page: NotionPage; parent: string | null }>;
+  /** Pages and blocks known to be inside the tree, or outside it. */
+  inside: string[];
+  outside: string[];
+}
+type NotionPullState = DatabaseState | PagesState | ChangesState;
 
 /**
  * Notion: databases (`notion_database`) and pages (`notion_page`, the page and every sub-page
  * below it) are resources; every page becomes a `knowledge_base` item with its full block text
  * (children read recursively, every page of them). A database window queries its data sources
- * for entries edited on or after the window start. A page resource is walked whole each run
- * (Notion cannot list a tree's edits by time); unchanged pages are skipped by their hash.
+ * for entries edited on or after the window start. A page resource is walked whole on its first
+ * window; later windows read only the pages search lists as edited since the window start whose
+ * parents lead to the resource's page (search cannot filter by time, but sorts by edit time; a
+ * tree of 1,000 pages costs one search call, not 2,000 calls, when nothing changed). Deletions are
+ * found by the reconcile's whole walk.
  */
 export function createNotionProvider(baseUrl: string, now: () => number = Date.now): ConnectorProvider {
   const client = (credentials: Credentials, signal: AbortSignal): NotionClient => new NotionClient(baseUrl, tokenOf(credentials), signal, now);
@@ -97,6 +119,82 @@ export function createNotionProvider(baseUrl: string, now: () => number = Date.n
       queue.push(...children.map((id) => ({ id, parent: page.id })));
     }
     return { pages: out, next: queue.length > 0 ? { mode: "pages", queue } : null };
+  }
+
+  /**
+   * Whether a page lies in the tree of `rootId` (its parents, through pages and blocks, lead
+   * there), and the page right above it. Every page or block passed on the way is remembered
+   * in `inside` or `outside` with the verdict.
+   */
+  async function placeInTree(
+    c: NotionClient,
+    page: NotionPage,
+    rootId: string,
+    inside: Set<string>,
+    outside: Set<string>,
+  ): Promise<{ inTree: boolean; parent: string | null }> {
+    if (page.id === rootId) return { inTree: true, parent: null };
+    const passed: string[] = [];
+    let parent = page.parent;
+    let above: string | null = null;
+    let inTree = false;
+    for (let depth = 0; depth < MAX_ANCESTRY; depth++) {
+      if (parent.type !== "page_id" && parent.type !== "block_id") break; // the workspace or a database: outside
+      const id = parent.type === "page_id" ? parent.page_id : parent.block_id;
+      if (parent.type === "page_id") above ??= id;
+      if (id === rootId || inside.has(id)) {
+        inTree = true;
+        break;
+      }
+      if (outside.has(id)) break;
+      passed.push(id);
+      try {
+        if (parent.type === "page_id") {
+          const up = await c.page(id);
+          if (gone(up)) break;
+          parent = up.parent;
+        } else parent = (await c.block(id)).parent;
+      } catch (err) {
+        if (err instanceof ProviderError && err.kind === "not_found") break; // above what is shared with us
+        throw err;
+      }
+    }
+    for (const id of passed) (inTree ? inside : outside).add(id);
+    return { inTree, parent: above };
+  }
+
+  /** The next pages of a later window of a page tree (ChangesState). */
+  async function changedPages(
+    c: NotionClient,
+    state: ChangesState,
+    rootId: string,
+    windowStart: string,
+  ): Promise<{ pages: Array<{ page: NotionPage; text: string; parent: string | null }>; next: ChangesState | null }> {
+    const pending = [...state.pending];
+    let { cursor, done } = state;
+    const inside = new Set(state.inside);
+    const outside = new Set(state.outside);
+    if (pending.length === 0 && !done) {
+      const list = await c.searchPages(cursor, SEARCH_PAGE);
+      for (const page of list.results) {
+        if (Date.parse(page.last_edited_time) < Date.parse(windowStart)) {
+          done = true;
+          break;
+        }
+        if (page.object !== "page" || gone(page)) continue;
+        const place = await placeInTree(c, page, rootId, inside, outside);
+        if (place.inTree) pending.push({ page, parent: place.parent });
+      }
+      cursor = list.next_cursor;
+      done ||= !list.has_more || cursor === null;
+    }
+    const pages: Array<{ page: NotionPage; text: string; parent: string | null }> = [];
+    for (let n = 0; n < PAGES_PER_PULL && pending.length > 0; n++) {
+      const at = pending.shift()!;
+      pages.push({ page: at.page, text: (await content(c, at.page.id)).text, parent: at.parent });
+    }
+    const next: ChangesState = { mode: "changes", cursor, done, pending, inside: [...inside], outside: [...outside] };
+    return { pages, next: pending.length > 0 || !done ? next : null };
   }
 
   async function databaseStart(c: NotionClient, databaseId: string): Promise<DatabaseState | null> {
@@ -179,8 +277,12 @@ export function createNotionProvider(baseUrl: string, now: () => number = Date.n
       const r = req.resource;
       const objects: SyncedObject[] = [];
       if (r.resourceType === "notion_page") {
-        const state = (req.state as PagesState | null) ?? { mode: "pages", queue: [{ id: r.resourceId, parent: null }] };
-        const { pages, next } = await walkPages(c, state, r.resourceId);
+        const state =
+          (req.state as PagesState | ChangesState | null) ??
+          (req.window.since === ""
+            ? { mode: "pages", queue: [{ id: r.resourceId, parent: null }] }
+            : { mode: "changes", cursor: null, done: false, pending: [], inside: [], outside: [] });
+        const { pages, next } = state.mode === "pages" ? await walkPages(c, state, r.resourceId) : await changedPages(c, state, r.resourceId, req.window.start);
         const known = await users(
           c,
           pages.map((p) => p.page),
