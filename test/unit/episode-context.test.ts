@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { episodeScores, type TermCounts } from "../../src/features/search/episode-context.js";
+import { episodeScores, mergedSpans, type TermCounts } from "../../src/features/search/episode-context.js";
 import { InvertedIndex } from "../../src/engines/bm25/inverted-index.js";
 
 const MINUTE = 60_000;
@@ -72,4 +72,20 @@ test("termCounts reads a chunk's length and its frequency of each term from the 
   index.remove(10);
   assert.equal(index.termCounts(10, ["lake"]), undefined);
   assert.equal(index.termCounts(99, ["lake"]), undefined);
+});
+
+test("seed spans merge when they overlap within one collection, never across collections", () => {
+  const seed = (collection: string, ts: number) => ({ database_id: "d", corpus: "memory", collection, ts });
+  const spans = mergedSpans([seed("a", 5_000), seed("b", 1_500), seed("a", 1_000), seed("a", 2_900), seed("a", 9_000)], 1_000);
+  assert.deepEqual(
+    spans.map((s) => [s.collection, s.lo, s.hi]),
+    [
+      ["a", 0, 3_900],
+      ["a", 4_000, 6_000],
+      ["a", 8_000, 10_000],
+      ["b", 500, 2_500],
+    ],
+  );
+  assert.deepEqual(mergedSpans([seed("a", 1_000), seed("a", 3_000)], 1_000).length, 1, "touching spans are one");
+  assert.deepEqual(mergedSpans([], 1_000), []);
 });

@@ -115,3 +115,27 @@ function splitEpisodes(members: readonly EpisodeMember[], gapMs: number): Episod
   if (current.length > 0) out.push(current);
   return out;
 }
+
+/** Each seed's span (its timestamp +- `spanMs`), overlapping spans of one collection merged. */
+export function mergedSpans(
+  seeds: ReadonlyArray<{ database_id: string; corpus: string; collection: string; ts: number }>,
+  spanMs: number,
+): Array<{ database_id: string; corpus: string; collection: string; lo: number; hi: number }> {
+  const sorted = [...seeds].sort(
+    (a, b) =>
+      (a.database_id < b.database_id ? -1 : a.database_id > b.database_id ? 1 : 0) ||
+      (a.corpus < b.corpus ? -1 : a.corpus > b.corpus ? 1 : 0) ||
+      (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0) ||
+      a.ts - b.ts,
+  );
+  const out: Array<{ database_id: string; corpus: string; collection: string; lo: number; hi: number }> = [];
+  for (const seed of sorted) {
+    const last = out.at(-1);
+    const lo = seed.ts - spanMs;
+    const hi = seed.ts + spanMs;
+    if (last && last.database_id === seed.database_id && last.corpus === seed.corpus && last.collection === seed.collection && lo <= last.hi)
+      last.hi = Math.max(last.hi, hi);
+    else out.push({ database_id: seed.database_id, corpus: seed.corpus, collection: seed.collection, lo, hi });
+  }
+  return out;
+}
