@@ -1,10 +1,17 @@
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { Visibility } from "../items/item-visibility.js";
 import type { ChunkRow } from "../items/store.js";
-import type { ChunkStore, QueriedItem } from "./chunk-store.js";
+import type { ChunkStore, QueriedItem, RankedItem } from "./chunk-store.js";
 
 export type { ChunkRow };
 
+/** A candidate chunk with what ranking reads of its item. */
+export interface Candidate {
+  chunk: ChunkRow;
+  item: RankedItem;
+}
+
+/** A chunk with what the result views show of its item. */
 export interface Hydrated {
   chunk: ChunkRow;
   item: QueriedItem;
@@ -16,8 +23,8 @@ export interface Hydrated {
  * Key lookups rather than one join: with a join, the planner may walk the scope's items by the
  * predicate's indexed columns instead of probing the few candidate keys.
  */
-export async function hydrate(store: ChunkStore, chunkKeys: readonly number[], visible: Visibility): Promise<Map<number, Hydrated>> {
-  const out = new Map<number, Hydrated>();
+export async function hydrate(store: ChunkStore, chunkKeys: readonly number[], visible: Visibility): Promise<Map<number, Candidate>> {
+  const out = new Map<number, Candidate>();
   if (chunkKeys.length === 0) return out;
   const chunks = await store.chunksByKeys(visible, chunkKeys);
   const items = await store.visibleItems(
@@ -30,6 +37,19 @@ export async function hydrate(store: ChunkStore, chunkKeys: readonly number[], v
     if (item) out.set(c.chunk_key, { chunk: c, item });
   }
   return out;
+}
+
+/**
+ * The chosen candidates with the items' shown columns, in order. An item deleted since it was
+ * ranked is left out.
+ */
+export async function completed<T extends { h: Candidate }>(store: ChunkStore, org: OrgTenancy, chosen: readonly T[]): Promise<Array<T & { h: Hydrated }>> {
+  if (chosen.length === 0) return [];
+  const items = new Map((await store.itemsByIds(org, [...new Set(chosen.map((c) => c.h.item.id))])).map((i) => [i.id, i]));
+  return chosen.flatMap((c) => {
+    const item = items.get(c.h.item.id);
+    return item ? [{ ...c, h: { chunk: c.h.chunk, item } }] : [];
+  });
 }
 
 /** Which of the chunks the visibility admits. */

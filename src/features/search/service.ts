@@ -13,7 +13,7 @@ import { diversify, feedbackTerms, spreadGroups } from "./expansion.js";
 import type { GraphContext, GraphProvider, RetrievedChunkRef } from "./graph-provider-contract.js";
 import { emptyGraphContext } from "./graph-provider-contract.js";
 import { ChunkStore } from "./chunk-store.js";
-import { chunksOfItems, hydrate, type Hydrated } from "./hydrate.js";
+import { chunksOfItems, completed, hydrate, type Candidate, type Hydrated } from "./hydrate.js";
 import { chunkView, sourceView } from "./result-views.js";
 import type { SplitFilters } from "./filters.js";
 import { neighbourChunks, spreadToNeighbours } from "./chunk-neighbours.js";
@@ -58,6 +58,11 @@ interface ExtrasScope {
 }
 
 interface Scored {
+  h: Candidate;
+  score: number;
+}
+
+interface Shown {
   h: Hydrated;
   score: number;
 }
@@ -85,7 +90,7 @@ const EPISODE_SEEDS = 20;
 const THINKING_PER_ITEM = 3;
 
 /** A memory spoken by someone the question names ranks higher (speaker metadata, user_name). */
-function speakerBoost(h: Hydrated, query: string): number {
+function speakerBoost(h: Candidate, query: string): number {
   const name = h.item.user_name?.trim().toLowerCase();
   if (h.item.corpus !== "memory" || !name) return 1;
   const first = name.split(/\s+/)[0]!;
@@ -215,7 +220,7 @@ export class QueryService {
         (s) => s.h.item.id,
         THINKING_PER_ITEM,
       );
-    const top = scored.slice(0, input.maxResults);
+    const top = await completed(chunks, tenancyOf(database), scored.slice(0, input.maxResults));
     const max = top[0]?.score ?? 1;
 
     const result: QueryResult = {
@@ -234,7 +239,7 @@ export class QueryService {
     return result;
   }
 
-  private withRecency(score: number, h: Hydrated, bias: number): number {
+  private withRecency(score: number, h: Candidate, bias: number): number {
     if (bias <= 0) return score;
     const ageDays = Math.max(0, (this.now() - (h.item.item_timestamp ?? h.item.created_at)) / DAY_MS);
     return score * (1 - bias) + bias * Math.exp(-ageDays / 30) * score;
@@ -263,7 +268,7 @@ export class QueryService {
   }
 
   /** Chunks of items named in the results' `relations.ids`, never crossing knowledge and memory. */
-  private async forcefullyRelated(top: readonly Scored[], scope: ExtrasScope): Promise<Record<string, Record<string, unknown>>> {
+  private async forcefullyRelated(top: readonly Shown[], scope: ExtrasScope): Promise<Record<string, Record<string, unknown>>> {
     const present = new Set(top.map((s) => s.h.item.id));
     const wanted = new Map<string, Set<string>>();
     for (const s of top) {
@@ -285,7 +290,7 @@ export class QueryService {
 
   /** Thinking mode walks the item graph (threads, hierarchies, declared links) from the results. */
   private async graphConnected(
-    top: readonly Scored[],
+    top: readonly Shown[],
     scope: ExtrasScope,
     already: Record<string, Record<string, unknown>>,
   ): Promise<Record<string, Record<string, unknown>>> {
@@ -304,9 +309,9 @@ export class QueryService {
 
   private async graphContext(
     parts: ReadonlyMap<Corpus, (chunks: readonly RetrievedChunkRef[]) => Promise<GraphContext>>,
-    top: readonly Scored[],
+    top: readonly Shown[],
   ): Promise<GraphContext> {
-    const byCorpus = new Map<Corpus, Scored[]>();
+    const byCorpus = new Map<Corpus, Shown[]>();
     for (const s of top) byCorpus.set(s.h.item.corpus, [...(byCorpus.get(s.h.item.corpus) ?? []), s]);
     const context = emptyGraphContext();
     for (const [corpus, list] of byCorpus) {
@@ -328,8 +333,8 @@ async function hydrateAll(
   candidates: readonly Fused[],
   corpora: readonly Corpus[],
   visibleFor: (c: Corpus) => Visibility,
-): Promise<Map<number, Hydrated>> {
-  const out = new Map<number, Hydrated>();
+): Promise<Map<number, Candidate>> {
+  const out = new Map<number, Candidate>();
   for (const corpus of corpora) {
     for (const [k, v] of await hydrate(
       store,
