@@ -41,7 +41,7 @@ export interface ApplicationOptions {
 /** The logger first, then the store (migrated), the job queue and the embedder. */
 export async function buildPlatform(config: Config, options: ApplicationOptions = {}): Promise<Platform> {
   const logger = createLogger(config.logLevel);
-  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, walSizeLimitBytes: config.sqliteWalLimitBytes });
   await migrate(store);
   const rowSecurity = await store.enforceRowSecurity();
   if (rowSecurity.mode === "off") {

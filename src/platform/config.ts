@@ -9,6 +9,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /** SQLite: bytes the write-ahead log is truncated to once checkpointed (SQLITE_WAL_LIMIT_MB). */
+  readonly sqliteWalLimitBytes: number;
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** postgres://... selects the PostgreSQL backend; null means SQLite in dataDir. */
   readonly databaseUrl: string | null;
@@ -306,11 +308,15 @@ function connectorApiUrls(env: Env): ConnectorApiUrls {
 // This file sits two levels under the package root both as source (src/platform) and built (dist/platform).
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL("../../dist/console", import.meta.url));
 
+/** What the SQLite write-ahead log is cut back to once checkpointed, MB (SQLITE_WAL_LIMIT_MB). */
+export const DEFAULT_SQLITE_WAL_LIMIT_MB = 64;
+
 export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     port: int(env, "PORT", 8080, 0, 65535),
     host: env.HOST?.trim() || "127.0.0.1",
     dataDir: resolve(env.DATA_DIR?.trim() || "./data"),
+    sqliteWalLimitBytes: int(env, "SQLITE_WAL_LIMIT_MB", DEFAULT_SQLITE_WAL_LIMIT_MB, 0, 1_000_000) * 1024 * 1024,
     logLevel: logLevel(env),
     databaseUrl: databaseUrl(env),
     bootstrapApiKeys: bootstrapKeys(env),

@@ -33,6 +33,38 @@ test("the embedded store's log reaches the database file through the checkpointe
   }
 });
 
+test("once checkpointed, the embedded store's log is cut back to its size limit at the next write", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wal-limit-"));
+  const limit = 1024 * 1024;
+  const store = openStore({ databaseUrl: null, dataDir: dir, walSizeLimitBytes: limit });
+  try {
+    await sql`CREATE TABLE filler (v TEXT NOT NULL)`.execute(store.db);
+    const walSize = (): number => statSync(join(dir, "context-store.sqlite-wal")).size;
+    const fileSize = (): number => statSync(join(dir, "context-store.sqlite")).size;
+    const before = fileSize();
+    // 4 MB in one transaction: the log holds all of it until a checkpoint copies it.
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 40; i++) await sql`INSERT INTO filler (v) VALUES (${"y".repeat(100_000)})`.execute(tx);
+    });
+    assert.ok(walSize() > 3 * limit, `the log holds the transaction (${walSize()} bytes)`);
+    await eventually(async () => fileSize() > before + 3_500_000, 10_000, 50);
+    // The checkpoint is complete; the next write starts the log over and truncates it.
+    await eventually(
+      async () => {
+        await sql`INSERT INTO filler (v) VALUES (${"z"})`.execute(store.db);
+        return walSize() <= limit;
+      },
+      10_000,
+      100,
+    );
+    const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(store.reader);
+    assert.ok(Number(rows.rows[0]?.n) >= 41, "every row is there");
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a checkpointer whose database is gone ends without creating an empty one in its place", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wal-checkpoint-gone-"));
   try {

@@ -12,6 +12,7 @@ import type { Schema } from "./schema.js";
 import { WriteHealth } from "./write-health.js";
 import { cachingStatements } from "./statement-cache.js";
 import { startWalCheckpointer } from "./wal-checkpointer.js";
+import { DEFAULT_SQLITE_WAL_LIMIT_MB } from "../config.js";
 
 export type Backend = "sqlite" | "postgres";
 
@@ -63,6 +64,8 @@ export interface Store {
 export interface StoreOptions {
   databaseUrl: string | null;
   dataDir: string;
+  /** SQLite: the size (bytes) the write-ahead log is cut back to once checkpointed; see openSqlite. */
+  walSizeLimitBytes?: number;
   /** Max pool size on PostgreSQL. */
   poolSize?: number;
 }
@@ -120,7 +123,7 @@ const SQLITE_CACHE_KIB = -65_536;
 /** SQLite's own automatic checkpoint threshold, restored should the checkpointer thread end. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
-function openSqlite(dataDir: string): Store {
+function openSqlite(dataDir: string, walSizeLimitBytes: number): Store {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "context-store.sqlite");
   const file = new BetterSqlite3(path);
@@ -131,6 +134,10 @@ function openSqlite(dataDir: string): Store {
   file.pragma(`cache_size = ${SQLITE_CACHE_KIB}`);
   // Checkpoints run on a thread of their own (wal-checkpointer.ts), not inside a request's COMMIT.
   file.pragma("wal_autocheckpoint = 0");
+  // SQLite reuses the log's file from its start but never shrinks it by default: after a bulk
+  // ingest (LoCoMo, 5,882 memories) the log held 300-380 MB against a 47 MB database file, for
+  // good. With a limit, the first write after a complete checkpoint truncates it to that size.
+  file.pragma(`journal_size_limit = ${Math.trunc(walSizeLimitBytes)}`);
   const checkpointer = startWalCheckpointer(path, () => {
     if (file.open) file.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES}`);
   });
@@ -230,5 +237,9 @@ function openPostgres(url: string, poolSize: number): Store {
 }
 
 export function openStore(options: StoreOptions): Store {
-  return withCommitCallbacks(options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openSqlite(options.dataDir));
+  return withCommitCallbacks(
+    options.databaseUrl
+      ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+      : openSqlite(options.dataDir, options.walSizeLimitBytes ?? DEFAULT_SQLITE_WAL_LIMIT_MB * 1024 * 1024),
+  );
 }
