@@ -8107,6 +8107,7 @@ export interface paths {
                 last_successful_sync_at: string | null;
                 last_attempted_sync_at: string | null;
                 last_error: string;
+                last_error_code: string;
                 documents_dispatched: number;
                 sync_cycles_completed: number;
                 active_resource_count: number;
@@ -8225,6 +8226,7 @@ export interface paths {
               last_successful_sync_at: string | null;
               last_attempted_sync_at: string | null;
               last_error: string;
+              last_error_code: string;
               documents_dispatched: number;
               sync_cycles_completed: number;
               active_resource_count: number;
@@ -8384,6 +8386,7 @@ export interface paths {
               last_successful_sync_at: string | null;
               last_attempted_sync_at: string | null;
               last_error: string;
+              last_error_code: string;
               documents_dispatched: number;
               sync_cycles_completed: number;
               active_resource_count: number;
@@ -9711,6 +9714,7 @@ export interface paths {
               last_attempted_sync_at: string | null;
               next_sync_at: string | null;
               error: string;
+              error_code: string;
               resources: {
                 resource_id: string;
                 display_name: string;

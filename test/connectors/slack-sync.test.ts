@@ -107,6 +107,7 @@ test("slack: lifecycle, edits, new replies to old threads, deletions, private-ch
   assert.equal(broken.lifecycle, "reconnect");
   assert.equal(broken.needs_reauth, true);
   assert.match(String(broken.needs_reauth_reason), /token_revoked/);
+  assert.equal(expectStatus(await t.request("GET", `/connectors/${id}/status`), 200, "status").error_code, "REAUTH_REQUIRED");
   assert.equal(broken.next_sync_at, null);
   assert.equal(await t.app.connectors.control.scheduleDue(Date.now() + 30 * 86_400_000), 0, "the scheduler skips it");
   assert.equal((await t.request("POST", `/connectors/${id}/sync`)).status, 409);

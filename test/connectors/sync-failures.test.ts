@@ -21,6 +21,10 @@ test("provider failures (HTTP 500) go to last_error with backoff; the next attem
   expectStatus(await t.request("POST", `/connectors/${id}/sync`), 202, "sync");
   const failed = await settled(t, id);
   assert.match(String(failed.last_error), /HTTP 500/);
+  assert.equal(failed.last_error_code, "PROVIDER_ERROR");
+  const failedStatus = expectStatus(await t.request("GET", `/connectors/${id}/status`), 200, "status");
+  assert.equal(failedStatus.error_code, "PROVIDER_ERROR");
+  assert.match(String(failedStatus.error), /HTTP 500/);
   assert.equal(failed.last_successful_sync_at, null);
   assert.equal(failed.documents_dispatched, 200, "the first page was committed");
   assert.equal((await connectorItems(t, id)).size, 200);
@@ -53,6 +57,8 @@ test("provider failures (HTTP 500) go to last_error with backoff; the next attem
   t.app.worker.wake();
   const healed = await settled(t, id);
   assert.equal(healed.last_error, "");
+  assert.equal(healed.last_error_code, "", "a success clears the code with the text");
+  assert.equal(expectStatus(await t.request("GET", `/connectors/${id}/status`), 200, "status").error_code, "");
   assert.equal(healed.lifecycle, "active");
   assert.notEqual(healed.last_successful_sync_at, null);
   assert.ok(historyCalls()[before3]?.params.get("cursor"), "resumed from the checkpoint");

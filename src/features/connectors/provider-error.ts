@@ -10,6 +10,23 @@
  */
 export type ProviderErrorKind = "auth" | "rate_limited" | "not_found" | "bad_cursor" | "failed";
 
+/**
+ * The code of a connector's last failed sync (`last_error_code`; empty after a success):
+ * - `PROVIDER_ERROR`: the provider failed (5xx, network, malformed answer); retried with backoff;
+ * - `PROVIDER_NOT_FOUND`: the provider says what the sync reads does not exist or is hidden;
+ * - `PROVIDER_CURSOR_REJECTED`: the provider refused the sync's cursor;
+ * - `CREDENTIALS_UNREADABLE`: the stored credentials cannot be opened (the secret key changed);
+ * - `PROVIDER_UNSUPPORTED`: this service has no such provider (any more).
+ * Refused credentials are not among them: they set `needs_reauth` (lifecycle `reconnect`).
+ */
+export type SyncErrorCode = "PROVIDER_ERROR" | "PROVIDER_NOT_FOUND" | "PROVIDER_CURSOR_REJECTED" | "CREDENTIALS_UNREADABLE" | "PROVIDER_UNSUPPORTED";
+
+export const SYNC_ERROR_CODES: Record<Exclude<ProviderErrorKind, "auth" | "rate_limited">, SyncErrorCode> = {
+  failed: "PROVIDER_ERROR",
+  not_found: "PROVIDER_NOT_FOUND",
+  bad_cursor: "PROVIDER_CURSOR_REJECTED",
+};
+
 export class ProviderError extends Error {
   constructor(
     readonly kind: ProviderErrorKind,

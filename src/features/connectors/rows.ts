@@ -27,6 +27,8 @@ export interface ConnectorsTable {
   last_successful_sync_at: number | null;
   last_attempted_sync_at: number | null;
   last_error: string;
+  /** What kind of failure `last_error` is (SyncErrorCode); empty with it. */
+  last_error_code: string;
   consecutive_failures: number;
   documents_dispatched: number;
   sync_cycles_completed: number;

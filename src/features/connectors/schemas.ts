@@ -97,6 +97,8 @@ export const ConnectorView = Type.Object({
   last_successful_sync_at: NullableString,
   last_attempted_sync_at: NullableString,
   last_error: Type.String(),
+  /** provider-error.ts SyncErrorCode; empty when the last sync succeeded. */
+  last_error_code: Type.String(),
   documents_dispatched: Type.Integer(),
   sync_cycles_completed: Type.Integer(),
   active_resource_count: Type.Integer(),
@@ -168,6 +170,8 @@ export const ConnectorStatus = Type.Object({
   last_attempted_sync_at: NullableString,
   next_sync_at: NullableString,
   error: Type.String(),
+  /** `REAUTH_REQUIRED`, or the connector's last_error_code. */
+  error_code: Type.String(),
   resources: Type.Array(
     Type.Object({
       resource_id: Type.String(),

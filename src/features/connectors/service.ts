@@ -114,6 +114,7 @@ export class ConnectorService {
       last_successful_sync_at: null,
       last_attempted_sync_at: null,
       last_error: "",
+      last_error_code: "",
       consecutive_failures: 0,
       documents_dispatched: 0,
       sync_cycles_completed: 0,

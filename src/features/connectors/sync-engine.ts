@@ -7,7 +7,7 @@ import type { Executor, Store } from "../../platform/store/db.js";
 import type { CredentialVault } from "./credentials.js";
 import { objectItem, objectItemId, type ObjectItem } from "./object-items.js";
 import type { ChangedFilter, ConnectorProvider, Credentials, PullPage, ResourceRef, SyncWindow } from "./provider.js";
-import { ProviderError } from "./provider-error.js";
+import { ProviderError, SYNC_ERROR_CODES, type SyncErrorCode } from "./provider-error.js";
 import type { ProviderRegistry } from "./registry.js";
 import { ConnectorStore, orgOf, type ConnectorRow, type ResourceRow } from "./store.js";
 
@@ -76,6 +76,7 @@ export class SyncEngine {
       await this.finishFailed(
         row,
         runId,
+        provider ? "CREDENTIALS_UNREADABLE" : "PROVIDER_UNSUPPORTED",
         provider ? `credentials cannot be opened: ${opened.ok ? "" : opened.reason}` : `provider ${row.provider} is not available`,
       );
       return "failed";
@@ -305,6 +306,7 @@ export class SyncEngine {
         run_id: null,
         last_successful_sync_at: at,
         last_error: "",
+        last_error_code: "",
         consecutive_failures: 0,
         sync_cycles_completed: (current?.sync_cycles_completed ?? row.sync_cycles_completed) + 1,
         next_sync_at: (current?.last_attempted_sync_at ?? at) + (current?.sync_interval_seconds ?? row.sync_interval_seconds) * 1000,
@@ -315,14 +317,22 @@ export class SyncEngine {
     );
   }
 
-  private async finishFailed(row: ConnectorRow, runId: string, message: string): Promise<void> {
+  private async finishFailed(row: ConnectorRow, runId: string, code: SyncErrorCode, message: string): Promise<void> {
     const at = this.now();
     const failures = row.consecutive_failures + 1;
     const delay = Math.min(row.sync_interval_seconds * 1000, backoffDelay(failures, FAILURE_BACKOFF_BASE_MS, 6 * 3_600_000));
     await new ConnectorStore(this.store.db).update(
       orgOf(row),
       row.id,
-      { sync_state: "idle", run_id: null, last_error: message.slice(0, 2000), consecutive_failures: failures, next_sync_at: at + delay, updated_at: at },
+      {
+        sync_state: "idle",
+        run_id: null,
+        last_error: message.slice(0, 2000),
+        last_error_code: code,
+        consecutive_failures: failures,
+        next_sync_at: at + delay,
+        updated_at: at,
+      },
       { runId },
     );
   }
@@ -358,7 +368,7 @@ export class SyncEngine {
       case "not_found":
       case "bad_cursor":
       case "failed":
-        await this.finishFailed(row, runId, err.message);
+        await this.finishFailed(row, runId, SYNC_ERROR_CODES[err.kind], err.message);
         return "failed";
     }
   }

@@ -42,6 +42,7 @@ export function connectorView(c: ConnectorRow, resources: readonly ResourceRow[]
     last_successful_sync_at: iso(c.last_successful_sync_at),
     last_attempted_sync_at: iso(c.last_attempted_sync_at),
     last_error: c.last_error,
+    last_error_code: c.last_error_code,
     documents_dispatched: Number(c.documents_dispatched),
     sync_cycles_completed: c.sync_cycles_completed,
     active_resource_count: resources.length,
@@ -104,6 +105,7 @@ export function statusView(c: ConnectorRow, resources: readonly ResourceRow[], r
     last_attempted_sync_at: iso(c.last_attempted_sync_at),
     next_sync_at: c.needs_reauth === 1 || c.paused === 1 ? null : iso(c.next_sync_at),
     error: c.needs_reauth === 1 ? c.needs_reauth_reason : c.last_error,
+    error_code: c.needs_reauth === 1 ? "REAUTH_REQUIRED" : c.last_error_code,
     resources: resources.map((r) => ({
       resource_id: r.resource_id,
       display_name: r.display_name,

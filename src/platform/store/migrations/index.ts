@@ -20,6 +20,7 @@ import { migration0019 } from "./0019-job-claim-index.js";
 import { migration0020 } from "./0020-drop-term-lookup-index.js";
 import { migration0021 } from "./0021-entity-triplets-in-key-order.js";
 import { migration0022 } from "./0022-postings-in-chunks.js";
+import { migration0023 } from "./0023-connector-error-code.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0020,
   migration0021,
   migration0022,
+  migration0023,
 ];
