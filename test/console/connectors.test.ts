@@ -173,7 +173,8 @@ test("connectors: a second sync while one runs is shown as 409 CONNECTOR_CONFLIC
     const record = await connector(app, id);
     assert.notEqual(record.last_error, "");
     assert.equal(await lastError.locator(".error-message").textContent(), record.last_error);
-    assert.match((await lastError.locator(".error-code").textContent()) ?? "", /^last sync (degraded|failed)$/);
+    assert.equal(record.last_error_code, "PROVIDER_ERROR");
+    assert.match((await lastError.locator(".error-code").textContent()) ?? "", /^PROVIDER_ERROR: last sync (degraded|failed)$/);
   } finally {
     slack.failCalls({ count: 0 });
   }

@@ -149,7 +149,9 @@ export function ConnectorDetailScreen(props: ScreenProps) {
               </div>
             ) : data.status.error ? (
               <div class="error-banner" role="alert" data-testid="connector-last-error">
-                <span class="error-code">last sync {data.status.status}</span>
+                <span class="error-code">
+                  {data.status.error_code ? `${data.status.error_code}: ` : ""}last sync {data.status.status}
+                </span>
                 <span class="error-message">{data.status.error}</span>
               </div>
             ) : null}
