@@ -7,11 +7,18 @@ import { connector, connectorItems, expectStatus, SECRET_KEY, settled, syncNow }
 const TOKEN = "ntn_fake_token";
 const HOUR = 3_600_000;
 
-/** A scheduled cycle (no reconcile: the first sync reconciled): pause and resume make it due at once. */
+/**
+ * A scheduled cycle (no reconcile: the first sync reconciled): pause and resume make it due at once,
+ * and the scheduler's pass is run here, not on its timer: on a 100 ms timer it also started the
+ * first sync as soon as the connector was configured (configured connectors are due at once),
+ * racing the on-demand one (409).
+ */
 async function scheduledCycle(t: TestApp, id: string): Promise<Record<string, unknown>> {
   const before = Number((await settled(t, id)).sync_cycles_completed);
   expectStatus(await t.request("POST", `/connectors/${id}/pause`), 200, "pause");
   expectStatus(await t.request("POST", `/connectors/${id}/resume`), 200, "resume");
+  assert.equal(await t.app.connectors.control.scheduleDue(Date.now()), 1, "due after resume");
+  t.app.worker.wake();
   await eventually(async () => Number((await connector(t, id)).sync_cycles_completed) > before, 20_000, 50);
   return settled(t, id);
 }
@@ -19,7 +26,7 @@ async function scheduledCycle(t: TestApp, id: string): Promise<Record<string, un
 test("notion: a page tree's later windows read only the pages edited since, found by search and their parents", async (tt) => {
   const notion = await FakeNotion.start({ token: TOKEN, workspace: "Acme Wiki" });
   tt.after(() => notion.close());
-  const t = await startTestApp({ CONNECTOR_NOTION_API_URL: notion.url, CONNECTOR_SECRET_KEY: SECRET_KEY, CONNECTOR_SCHEDULE_MS: "100" });
+  const t = await startTestApp({ CONNECTOR_NOTION_API_URL: notion.url, CONNECTOR_SECRET_KEY: SECRET_KEY });
   tt.after(() => t.close());
   await createReadyDatabase(t, "db");
 
