@@ -5,8 +5,10 @@
 // directly (tsvector + pgvector fused by RRF; only with DATABASE_URL) and mem0 (infer off, local
 // embeddings endpoint). Data: LoCoMo as memories (as bench:retrieval) and a knowledge set (fastify and
 // pino documentation from node_modules, questions in bench/data/knowledge-questions.json). Each system
-// runs in its own child process per data set (memory is that process's); see bench/peers/*.ts.
-import { spawn } from "node:child_process";
+// runs in its own child process per data set (memory is that process's); the questions are asked of
+// every system in turn, a tenth of them at a time (bench/peers/interleave.ts); see bench/peers/*.ts.
+import { spawn, type ChildProcess } from "node:child_process";
+import { on } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +16,8 @@ import { option } from "./bench-utils.js";
 import { knowledgeTexts, locomoTexts } from "./peers/datasets.js";
 import { SYSTEMS } from "./peers/registry.js";
 import { printTable } from "./peers/report.js";
-import { runSystem } from "./peers/run-system.js";
+import { runInterleaved } from "./peers/interleave.js";
+import { serveSystem, type Command, type Report } from "./peers/run-system.js";
 import { SERVICE_NODE_FLAGS } from "./service-node-flags.js";
 import type { SystemResult } from "./peers/run-system.js";
 import { embedDataSets, loadDataSet, saveDataSet } from "./peers/vectors.js";
@@ -26,34 +29,28 @@ const listOption = (name: string): string[] | null => {
 
 const ORDER = ["multi-hop", "temporal", "open-domain", "single-hop", "one-doc", "two-doc"];
 
+async function* commands(): AsyncIterable<Command> {
+  for await (const [command] of on(process, "message")) yield command as Command;
+}
+
 async function child(system: string, dataset: string, dir: string): Promise<void> {
   const entry = SYSTEMS.find((s) => s.name === system);
   if (!entry) throw new Error(`unknown system ${system}`);
   const data = loadDataSet(dataset, dir);
-  const result = await runSystem(system, await entry.create(), data);
-  process.stdout.write(`\n@@result ${JSON.stringify(result)}\n`);
+  const send = (r: Report): void => void process.send?.(r);
+  await serveSystem(await entry.create(), data, send, commands());
+  // The last report is flushed before the process ends.
+  await new Promise<void>((resolve) => process.send?.({ type: "flush" }, () => resolve()) ?? resolve());
   process.exit(0);
 }
 
-function spawnChild(system: string, dataset: string, dir: string): Promise<SystemResult> {
+function spawnChild(system: string, dataset: string, dir: string): ChildProcess {
   const { DATABASE_URL, ...env } = process.env;
   // Our service runs as `npm start` runs it; every other system with Node's defaults.
   const flags = system === "us" ? SERVICE_NODE_FLAGS : [];
-  const proc = spawn(process.execPath, [...process.execArgv, ...flags, process.argv[1]!, "--child", system, dataset, dir], {
+  return spawn(process.execPath, [...process.execArgv, ...flags, process.argv[1]!, "--child", system, dataset, dir], {
     env: { ...env, PEERS_DATABASE_URL: DATABASE_URL ?? "", MEM0_TELEMETRY: "false" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  proc.stdout.on("data", (b: Buffer) => (out += b.toString()));
-  proc.stderr.on("data", (b: Buffer) => (err += b.toString()));
-  return new Promise((resolve) => {
-    proc.on("close", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("@@result "));
-      if (line) return resolve(JSON.parse(line.slice(9)) as SystemResult);
-      const why = (err.trim().split("\n").slice(-3).join(" | ") || out.trim().split("\n").slice(-2).join(" | ")).slice(0, 400);
-      resolve({ system, dataset, modes: [], indexSeconds: NaN, indexRssMb: NaN, peakRssMb: NaN, error: `failed (exit ${code}): ${why}` });
-    });
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
 }
 
@@ -84,15 +81,13 @@ async function main(): Promise<void> {
     `our encoder embedded every item and question once in ${seconds.toFixed(1)} s; peers' latency = search call + that question's measured embedding time; ours = the /query request (it embeds inside)`,
   );
   for (const set of sets) {
-    const results: SystemResult[] = [];
-    for (const s of systems) {
-      const skipped = s.skip();
-      if (skipped !== null) {
-        results.push({ system: s.name, dataset: set.name, modes: [], indexSeconds: NaN, indexRssMb: NaN, peakRssMb: NaN, error: skipped });
-        continue;
-      }
-      results.push(await spawnChild(s.name, set.name, dir));
-    }
+    const skipped = systems.flatMap((s) => {
+      const why = s.skip();
+      return why === null ? [] : [{ system: s.name, dataset: set.name, modes: [], indexSeconds: NaN, indexRssMb: NaN, peakRssMb: NaN, error: why }];
+    });
+    const running = systems.filter((s) => !skipped.some((k) => k.system === s.name)).map((s) => s.name);
+    const measured = await runInterleaved(running, set, (system) => spawnChild(system, set.name, dir));
+    const results: SystemResult[] = systems.map((s) => skipped.find((k) => k.system === s.name) ?? measured.find((m) => m.system === s.name)!);
     const categories = ORDER.filter((c) => set.questions.some((q) => q.category === c));
     printTable(`${set.name} (${set.questions.length} questions)`, categories, results);
   }

@@ -1,12 +1,14 @@
 /**
- * One system on one data set, in its own child process: index every corpus (timed from the first
- * insert until searchable), then every question in every mode. Recall@k per question = the share of
- * its evidence documents among the first k distinct documents of the ranking (chunks of one document
- * count once; for LoCoMo a document is a turn), averaged, exactly as bench:retrieval computes it.
- * Latency per question: the search call, plus our encoder's measured time for that question when
- * the system does not embed the question itself. RSS: this process's, before and after indexing, and its peak.
+ * One system on one data set, in its own child process, driven by the parent over IPC: index every
+ * corpus (timed from the first insert until searchable), then answer slices of the questions in a
+ * mode when asked. The parent asks every system in turn, slice by slice (interleave.ts), so a
+ * machine that runs slower for a minute slows every system alike instead of whichever ran then.
+ * Recall@k per question = the share of its evidence documents among the first k distinct documents
+ * of the ranking (chunks of one document count once; for LoCoMo a document is a turn), averaged,
+ * exactly as bench:retrieval computes it. Latency per question: the search call, plus our encoder's
+ * measured time for that question when the system does not embed the question itself. RSS: this
+ * process's, before and after indexing, and its peak.
  */
-import { percentile } from "../bench-utils.js";
 import type { DataSet, PeerSystem } from "./types.js";
 
 export const KS = [1, 5, 10, 20] as const;
@@ -33,12 +35,30 @@ export interface SystemResult {
   readonly error?: string;
 }
 
+/** One question's answer in one mode: its time and its recall at each of KS. */
+export interface Answer {
+  readonly ms: number;
+  readonly recall: number[];
+}
+
+/** Parent -> child. */
+export type Command = { readonly type: "ask"; readonly mode: string; readonly from: number; readonly to: number } | { readonly type: "end" };
+
+/** Child -> parent. */
+export type Report =
+  | { readonly type: "ready"; readonly modes: readonly string[]; readonly indexSeconds: number; readonly indexRssMb: number }
+  | { readonly type: "answers"; readonly answers: Answer[] }
+  | { readonly type: "done"; readonly peakRssMb: number; readonly note?: string };
+
 const mb = (bytes: number): number => bytes / 1024 / 1024;
 
-/** Warm-up questions per mode, asked before the measured ones and not counted (for every system alike). */
-const WARM_UP = 3;
-
-export async function runSystem(name: string, system: PeerSystem & { notes?: () => string }, data: DataSet): Promise<SystemResult> {
+/** The child's side: indexes, reports ready, then answers each command until `end`. */
+export async function serveSystem(
+  system: PeerSystem & { notes?: () => string },
+  data: DataSet,
+  send: (r: Report) => void,
+  commands: AsyncIterable<Command>,
+): Promise<void> {
   // Peak RSS is sampled here: getrusage's maxRSS of a spawned child starts from its parent's.
   let peak = process.memoryUsage().rss;
   const sample = (): void => void (peak = Math.max(peak, process.memoryUsage().rss));
@@ -50,44 +70,22 @@ export async function runSystem(name: string, system: PeerSystem & { notes?: () 
   sample();
   const indexRssMb = mb(process.memoryUsage().rss - before);
   const settled = system.settle ? await system.settle() : undefined;
-  const modes: ModeResult[] = [];
-  for (const mode of system.modes) {
-    for (const q of data.questions.slice(0, WARM_UP)) await system.search(mode, q, data.depth);
-    const sums = KS.map(() => 0);
-    const cats = new Map<string, { n: number; r10: number }>();
-    const times: number[] = [];
-    for (const q of data.questions) {
+  send({ type: "ready", modes: system.modes, indexSeconds, indexRssMb });
+  for await (const command of commands) {
+    if (command.type === "end") break;
+    const answers: Answer[] = [];
+    for (const q of data.questions.slice(command.from, command.to)) {
       const t0 = performance.now();
-      const docs = await system.search(mode, q, data.depth);
-      times.push(performance.now() - t0 + (system.embedsQueries ? 0 : q.embedMs));
+      const docs = await system.search(command.mode, q, data.depth);
+      const ms = performance.now() - t0 + (system.embedsQueries ? 0 : q.embedMs);
       const ranked = [...new Set(docs)];
-      const recall = (k: number): number => q.evidence.filter((e) => ranked.slice(0, k).includes(e)).length / q.evidence.length;
-      KS.forEach((k, j) => (sums[j]! += recall(k)));
-      const cat = cats.get(q.category) ?? { n: 0, r10: 0 };
-      cat.n++;
-      cat.r10 += recall(10);
-      cats.set(q.category, cat);
+      answers.push({ ms, recall: KS.map((k) => q.evidence.filter((e) => ranked.slice(0, k).includes(e)).length / q.evidence.length) });
     }
     sample();
-    times.sort((a, b) => a - b);
-    modes.push({
-      mode,
-      recall: sums.map((s) => s / data.questions.length),
-      categories: Object.fromEntries([...cats].map(([c, v]) => [c, v.r10 / v.n])),
-      p50: percentile(times, 0.5),
-      p95: percentile(times, 0.95),
-    });
+    send({ type: "answers", answers });
   }
-  const note = [settled, system.notes?.()].filter((n) => n !== undefined).join("; ");
   clearInterval(sampler);
+  const note = [settled, system.notes?.()].filter((n) => n !== undefined).join("; ");
   await system.close();
-  return {
-    system: name,
-    dataset: data.name,
-    modes,
-    indexSeconds,
-    indexRssMb,
-    peakRssMb: mb(peak),
-    ...(note ? { note } : {}),
-  };
+  send({ type: "done", peakRssMb: mb(peak), ...(note ? { note } : {}) });
 }
