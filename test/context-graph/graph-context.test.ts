@@ -65,6 +65,46 @@ describe("graph context for POST /query and connected items for thinking mode", 
     assert.deepEqual(none.query_paths, []);
   });
 
+  test("fast mode's query paths are the retrieved chunks' relations of the named entities when they make enough", async () => {
+    const people = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth", "Margaret Hamilton", "Tim Berners"];
+    const cities = ["London", "Paris", "Berlin", "Madrid", "Rome", "Vienna"];
+    await ingestApp(
+      t,
+      "ctx",
+      [
+        { id: "old", type: "note", title: "Old", content: { text: "Mary Jones works at Microsoft and lives in Seattle." } },
+        {
+          id: "crowd",
+          type: "note",
+          title: "Crowd",
+          content: { text: [...people.map((p) => `Mary Jones met ${p}.`), ...cities.map((c) => `Mary Jones visited ${c}.`)].join(" ") },
+        },
+      ],
+      { collection: "crowd" },
+    );
+    const crowd = await chunksOf("crowd");
+    const old = await chunksOf("old");
+    const inCrowd = new Set(crowd.map((c) => c.chunk_uuid));
+    // The query names both ends of the older item's relation: that path scores twice a one-ended one.
+    const ask = (chunks: RetrievedChunk[]) =>
+      t.app.graphContext.graphContextFor(request({ collections: ["crowd"], queryText: "Did Mary Jones meet anyone from Microsoft?", chunks }));
+    const reachesMicrosoft = (ctx: Awaited<ReturnType<typeof ask>>) => ctx.query_paths.some((p) => p.triplets.some((s) => s.target.name === "Microsoft"));
+    const fromResults = await ask(crowd);
+    assert.equal(fromResults.query_paths.length, 10);
+    assert.ok(
+      fromResults.query_paths.every((p) => p.source_chunk_ids.length > 0 && p.source_chunk_ids.every((id) => inCrowd.has(id))),
+      "every path comes from the retrieved chunks",
+    );
+    assert.ok(!reachesMicrosoft(fromResults), "the named entities' relations elsewhere are not read");
+    // Results that give too few: the named entities' own relations fill in, best first.
+    for (const chunks of [[], old]) {
+      const filled = await ask(chunks);
+      assert.equal(filled.query_paths.length, 10);
+      assert.ok(reachesMicrosoft(filled));
+      assert.equal(filled.query_paths[0]?.triplets[0]?.target.name, "Microsoft");
+    }
+  });
+
   test("a first name alone in the query reaches the person it is short for", async () => {
     // No stored entity is named "Grace": the query's proper noun is resolved as a person's name.
     const ctx = await t.app.graphContext.graphContextFor(request({ queryText: "Where does Grace work?" }));

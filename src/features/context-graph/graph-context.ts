@@ -1,4 +1,4 @@
-import type { EntityExtraction, ExtractionPool, GraphEntity } from "../../engines/extraction/index.js";
+import type { ExtractionPool, GraphEntity } from "../../engines/extraction/index.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
 import type { DatabaseTenancy } from "../../platform/tenancy.js";
@@ -80,6 +80,24 @@ export interface RelatedItem {
 
 const LIMITS = { fast: { paths: 10, perEntity: 40, neighbors: 0 }, thinking: { paths: 20, perEntity: 80, neighbors: 3 } } as const;
 
+type Limits = (typeof LIMITS)[keyof typeof LIMITS];
+
+/** A candidate query path (one or two triplets) and its score, before the cut to `paths`. */
+interface CandidatePath {
+  readonly path: StoredTriplet[];
+  readonly score: number;
+}
+
+/** One collection's part of the query: the entities it names, and in thinking mode their paths. */
+interface QueryPart {
+  readonly named: readonly string[];
+  readonly paths: CandidatePath[] | null;
+}
+
+const best = (t: StoredTriplet): number => Math.max(...t.relations.map((r) => r.confidence));
+/** A path joining two named entities says more than one that merely touches one. */
+const bonus = (named: ReadonlySet<string>, t: StoredTriplet): number => (named.has(t.source.entity_id) && named.has(t.target.entity_id) ? 1 : 0.5);
+
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
 function pathOf(triplets: readonly StoredTriplet[], groupId: string, chunkIds: readonly string[]): ScoredPath {
@@ -136,25 +154,35 @@ export class GraphContextProvider {
       this.scopeOf({ orgId: req.orgId, databaseId: req.databaseId, corpus: req.corpus, collection }, req.principals, req.excludeConnectorItems),
     );
     const queryPart = (async () => {
-      const [named] = await this.extraction.extract([req.queryText], { mode: "query" }, { urgent: true });
-      if (named === undefined) throw new Error("entity extraction returned no result for the query");
-      const query: Array<{ path: StoredTriplet[]; score: number }> = [];
-      for (const s of scopes) query.push(...(await this.queryPaths(db, s, req.queryText, named, limits)));
-      return query;
+      const [mentions] = await this.extraction.extract([req.queryText], { mode: "query" }, { urgent: true });
+      if (mentions === undefined) throw new Error("entity extraction returned no result for the query");
+      const parts: QueryPart[] = [];
+      for (const s of scopes) {
+        const named = await entitiesInQuery(db, s, req.queryText, mentions);
+        // Thinking mode reads the named entities' paths (one and two hops) now, beside the retrieval.
+        parts.push({ named, paths: limits.neighbors > 0 && named.length > 0 ? await this.namedPaths(db, s, named, limits) : null });
+      }
+      return parts;
     })();
     queryPart.catch(() => undefined); // awaited below; this only marks it handled meanwhile
     return async (chunks) => {
       const chunkPaths: ScoredPath[] = [];
+      const fromChunksOf: StoredTriplet[][] = [];
       for (const s of scopes) {
         const mine = chunks.map((c) => c.chunk_uuid);
         const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
+        fromChunksOf.push(fromChunks);
         for (const chunk of chunks) {
           const own = fromChunks.filter((t) => t.chunk_id === chunk.chunk_uuid);
           const around = limits.neighbors > 0 ? await this.aroundChunk(db, s, chunk.chunk_uuid, limits.neighbors) : [];
           if (own.length + around.length > 0) chunkPaths.push(pathOf([...own, ...around], "", [chunk.chunk_uuid]));
         }
       }
-      const query = await queryPart;
+      const query: CandidatePath[] = [];
+      for (const [i, part] of (await queryPart).entries()) {
+        if (part.paths !== null) query.push(...part.paths);
+        else if (part.named.length > 0) query.push(...(await this.fastPaths(db, scopes[i]!, part.named, fromChunksOf[i] ?? [], limits)));
+      }
       query.sort((a, b) => b.score - a.score);
       const queryPaths = query.slice(0, limits.paths).map((p, i) =>
         pathOf(
@@ -173,22 +201,35 @@ export class GraphContextProvider {
     };
   }
 
-  private async queryPaths(
+  /**
+   * Fast mode's query paths: the relations of the retrieved chunks that touch a named entity (read
+   * already for `chunk_relations`), so the paths are those of the evidence the query found; only
+   * when they make fewer than `paths` are the named entities' own relations read (the first in key
+   * order) and added. On LoCoMo a question names a speaker whose turns fill the results, and this
+   * saves the request thread two statements (the triplets and their entities) of a query's seven.
+   */
+  private async fastPaths(
     db: Executor,
     s: TraversalScope,
-    text: string,
-    mentions: EntityExtraction,
-    limits: (typeof LIMITS)[keyof typeof LIMITS],
-  ): Promise<Array<{ path: StoredTriplet[]; score: number }>> {
-    const named = await entitiesInQuery(db, s, text, mentions);
-    if (named.length === 0) return [];
+    named: readonly string[],
+    fromChunks: readonly StoredTriplet[],
+    limits: Limits,
+  ): Promise<CandidatePath[]> {
+    const namedSet = new Set(named);
+    const touching = fromChunks.filter((t) => namedSet.has(t.source.entity_id) || namedSet.has(t.target.entity_id));
+    const seen = new Set(touching.map((t) => t.key));
+    const more =
+      touching.length >= limits.paths
+        ? []
+        : (await readTriplets(db, s, { entityIds: named }, 0, limits.perEntity * named.length)).filter((t) => !seen.has(t.key));
+    return [...touching, ...more].map((t) => ({ path: [t], score: best(t) * bonus(namedSet, t) }));
+  }
+
+  /** Thinking mode's query paths: the named entities' relations, and the paths of two that continue them. */
+  private async namedPaths(db: Executor, s: TraversalScope, named: readonly string[], limits: Limits): Promise<CandidatePath[]> {
     const namedSet = new Set(named);
     const first = await readTriplets(db, s, { entityIds: named }, 0, limits.perEntity * named.length);
-    const best = (t: StoredTriplet): number => Math.max(...t.relations.map((r) => r.confidence));
-    // A path joining two named entities says more than one that merely touches one.
-    const bonus = (t: StoredTriplet): number => (namedSet.has(t.source.entity_id) && namedSet.has(t.target.entity_id) ? 1 : 0.5);
-    const out = first.map((t) => ({ path: [t], score: best(t) * bonus(t) }));
-    if (limits.neighbors === 0) return out;
+    const out = first.map((t) => ({ path: [t], score: best(t) * bonus(namedSet, t) }));
     const ends = [...new Set(first.flatMap((t) => [t.source.entity_id, t.target.entity_id]).filter((id) => !namedSet.has(id)))].slice(0, 50);
     const second = await readTriplets(db, s, { entityIds: ends }, 0, limits.perEntity * Math.max(1, ends.length));
     for (const t1 of first) {
