@@ -81,27 +81,28 @@ export class LoadedAliasTable {
   static async load(tx: Executor, owner: AliasOwner, scope: string, resolverScope: string, hints: readonly IdentityHint[]): Promise<LoadedAliasTable> {
     const inner = new InMemoryAliasTable();
     const keys = candidateKeys(hints);
-    const ids = new Set<string>();
+    const seen = new Set<string>();
+    // One statement per 500 keys: the people whose aliases match, found through the alias index.
     for (let i = 0; i < keys.length; i += 500) {
-      const rows = await tx
-        .selectFrom("context_graph_aliases")
-        .select("entity_id")
-        .where("org_id", "=", owner.orgId)
-        .where("scope", "=", scope)
-        .where("alias_key", "in", keys.slice(i, i + 500))
-        .execute();
-      for (const row of rows) ids.add(row.entity_id);
-    }
-    const list = [...ids];
-    for (let i = 0; i < list.length; i += 500) {
       const people = await tx
         .selectFrom("context_graph_people")
         .selectAll()
         .where("org_id", "=", owner.orgId)
         .where("scope", "=", scope)
-        .where("entity_id", "in", list.slice(i, i + 500))
+        .where("entity_id", "in", (eb) =>
+          eb
+            .selectFrom("context_graph_aliases")
+            .select("entity_id")
+            .where("org_id", "=", owner.orgId)
+            .where("scope", "=", scope)
+            .where("alias_key", "in", keys.slice(i, i + 500)),
+        )
         .execute();
-      for (const p of people) inner.save(resolverScope, { entityId: p.entity_id, name: p.name, keys: JSON.parse(p.keys) as AliasKey[] });
+      for (const p of people) {
+        if (seen.has(p.entity_id)) continue;
+        seen.add(p.entity_id);
+        inner.save(resolverScope, { entityId: p.entity_id, name: p.name, keys: JSON.parse(p.keys) as AliasKey[] });
+      }
     }
     return new LoadedAliasTable(new TrackedAliasTable(inner), owner, scope);
   }
