@@ -37,10 +37,9 @@ async function child(system: string, dataset: string, dir: string): Promise<void
   const entry = SYSTEMS.find((s) => s.name === system);
   if (!entry) throw new Error(`unknown system ${system}`);
   const data = loadDataSet(dataset, dir);
-  const send = (r: Report): void => void process.send?.(r);
+  // Each report is handed to the channel before the next step, the last one before the process ends.
+  const send = (r: Report): Promise<void> => new Promise((resolve) => process.send?.(r, () => resolve()) ?? resolve());
   await serveSystem(await entry.create(), data, send, commands());
-  // The last report is flushed before the process ends.
-  await new Promise<void>((resolve) => process.send?.({ type: "flush" }, () => resolve()) ?? resolve());
   process.exit(0);
 }
 

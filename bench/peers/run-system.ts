@@ -56,7 +56,7 @@ const mb = (bytes: number): number => bytes / 1024 / 1024;
 export async function serveSystem(
   system: PeerSystem & { notes?: () => string },
   data: DataSet,
-  send: (r: Report) => void,
+  send: (r: Report) => Promise<void>,
   commands: AsyncIterable<Command>,
 ): Promise<void> {
   // Peak RSS is sampled here: getrusage's maxRSS of a spawned child starts from its parent's.
@@ -70,7 +70,7 @@ export async function serveSystem(
   sample();
   const indexRssMb = mb(process.memoryUsage().rss - before);
   const settled = system.settle ? await system.settle() : undefined;
-  send({ type: "ready", modes: system.modes, indexSeconds, indexRssMb });
+  await send({ type: "ready", modes: system.modes, indexSeconds, indexRssMb });
   for await (const command of commands) {
     if (command.type === "end") break;
     const answers: Answer[] = [];
@@ -82,10 +82,10 @@ export async function serveSystem(
       answers.push({ ms, recall: KS.map((k) => q.evidence.filter((e) => ranked.slice(0, k).includes(e)).length / q.evidence.length) });
     }
     sample();
-    send({ type: "answers", answers });
+    await send({ type: "answers", answers });
   }
   clearInterval(sampler);
   const note = [settled, system.notes?.()].filter((n) => n !== undefined).join("; ");
   await system.close();
-  send({ type: "done", peakRssMb: mb(peak), ...(note ? { note } : {}) });
+  await send({ type: "done", peakRssMb: mb(peak), ...(note ? { note } : {}) });
 }

@@ -249,7 +249,7 @@ export class GraphContextProvider {
     const found = await readTriplets(db, s, { entityIds: mentioned, kind: "chunk" }, 0, 200);
     return found
       .filter((t) => t.chunk_id !== chunkId)
-      .sort((a, b) => Math.max(...b.relations.map((r) => r.confidence)) - Math.max(...a.relations.map((r) => r.confidence)))
+      .sort((a, b) => best(b) - best(a))
       .slice(0, limit);
   }
 
