@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type AliasedSelectQueryBuilder } from "kysely";
 import type { GraphEntity, GraphRelation } from "../../engines/extraction/index.js";
 import { visibleItem } from "../items/visibility-store.js";
 import type { Executor } from "../../platform/store/db.js";
@@ -42,22 +42,6 @@ function toEntity(row: EntityRow | undefined, id: string): GraphEntity {
   return row.provider === null ? entity : { ...entity, provider: row.provider };
 }
 
-/** Entities of one graph by id. */
-async function entitiesById(db: Executor, s: TraversalScope, ids: Iterable<string>): Promise<Map<string, GraphEntity>> {
-  const list = [...new Set(ids)];
-  const out = new Map<string, GraphEntity>();
-  for (let i = 0; i < list.length; i += 500) {
-    const rows = await db
-      .selectFrom("context_graph_entities")
-      .select(["entity_id", "name", "type", "namespace", "identifier", "provider"])
-      .where((eb) => eb.and(rowScope(s)))
-      .where("entity_id", "in", list.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.set(r.entity_id, toEntity(r, r.entity_id));
-  }
-  return out;
-}
-
 /**
  * Triplets of visible items in key order after `afterKey`, at most `limit`. The key is the
  * paging cursor: rows only ever get new, larger keys, so a cursor stays valid across writes.
@@ -66,7 +50,7 @@ export async function readTriplets(db: Executor, s: TraversalScope, filter: Trip
   if (filter.chunkIds?.length === 0 || filter.entityIds?.length === 0) return [];
   const entityIds = filter.entityIds === undefined ? [] : [...new Set(filter.entityIds)];
   if (entityIds.length > 0 && entityIds.length <= ORDERED_ENTITIES && filter.chunkIds === undefined && filter.sourceId === undefined)
-    return renderRows(db, s, await entityTripletsQuery(db, s, entityIds, filter.kind, afterKey, limit).execute());
+    return renderRows(await withEnds(db, s, entityTripletsQuery(db, s, entityIds, filter.kind, afterKey, limit)).execute());
   let q = visibleTriplets(db, s, filter.kind, afterKey).select(TRIPLET_COLUMNS);
   if (filter.sourceId !== undefined) q = q.where("i.source_id", "=", filter.sourceId);
   // The chunk and entity filters also name their keys through a subquery on their own index.
@@ -83,14 +67,7 @@ export async function readTriplets(db: Executor, s: TraversalScope, filter: Trip
   // With a selective filter, `+ 0` keeps SQLite from walking the collection in key order
   // instead of using that filter's index; a whole-collection page walks the key index.
   const selective = filter.sourceId !== undefined || filter.chunkIds !== undefined || entityIds.length > 0;
-  return renderRows(
-    db,
-    s,
-    await q
-      .orderBy(selective ? sql`t.triplet_key + 0` : sql`t.triplet_key`)
-      .limit(limit)
-      .execute(),
-  );
+  return renderRows(await withEnds(db, s, q.orderBy(selective ? sql`t.triplet_key + 0` : sql`t.triplet_key`).limit(limit)).execute());
 }
 
 /** A stored triplet's columns as the reads return them (TripletRow). */
@@ -157,12 +134,49 @@ function tripletKeysWhere(db: Executor, s: TraversalScope, column: "chunk_id" | 
 
 type TripletRow = { triplet_key: number; item_id: string; chunk_id: string; source_entity_id: string; target_entity_id: string; relations: string };
 
-async function renderRows(db: Executor, s: TraversalScope, rows: readonly TripletRow[]): Promise<StoredTriplet[]> {
-  const entities = await entitiesById(
-    db,
-    s,
-    rows.flatMap((r) => [r.source_entity_id, r.target_entity_id]),
+/** A triplet row with both ends' stored entities (`s_` the source's, `o_` the target's; null when no longer stored). */
+type RowWithEnds = TripletRow & { [K in `${"s" | "o"}_${keyof Omit<EntityRow, "entity_id">}`]: string | null };
+
+/** The join condition that keeps an entity (`alias`) in the scope's graph. */
+const inGraph = (alias: "es" | "eo", s: TraversalScope) =>
+  sql<boolean>`${sql.join(
+    Object.entries(rowScope(s)).map(([column, value]) => sql`${sql.ref(`${alias}.${column}`)} = ${value}`),
+    sql` and `,
+  )}`;
+
+/**
+ * A triplet read (`rows`, in key order) with both ends' entities joined, in one statement: the
+ * entities were a second statement of every read, and statements, more than their plans, are what a
+ * query's graph context costs (session 35).
+ */
+function withEnds(db: Executor, s: TraversalScope, rows: { as(alias: "t"): AliasedSelectQueryBuilder<TripletRow, "t"> }) {
+  return db
+    .selectFrom(rows.as("t"))
+    .leftJoin("context_graph_entities as es", (join) => join.onRef("es.entity_id", "=", "t.source_entity_id").on(inGraph("es", s)))
+    .leftJoin("context_graph_entities as eo", (join) => join.onRef("eo.entity_id", "=", "t.target_entity_id").on(inGraph("eo", s)))
+    .select(["t.triplet_key", "t.item_id", "t.chunk_id", "t.source_entity_id", "t.target_entity_id", "t.relations"])
+    .select(["es.name as s_name", "es.type as s_type", "es.namespace as s_namespace", "es.identifier as s_identifier", "es.provider as s_provider"])
+    .select(["eo.name as o_name", "eo.type as o_type", "eo.namespace as o_namespace", "eo.identifier as o_identifier", "eo.provider as o_provider"])
+    .orderBy("t.triplet_key");
+}
+
+const endOf = (r: RowWithEnds, side: "s" | "o", id: string): GraphEntity => {
+  const name = r[`${side}_name`];
+  if (name === null) return toEntity(undefined, id);
+  return toEntity(
+    {
+      entity_id: id,
+      name,
+      type: r[`${side}_type`] ?? "",
+      namespace: r[`${side}_namespace`] ?? "",
+      identifier: r[`${side}_identifier`],
+      provider: r[`${side}_provider`],
+    },
+    id,
   );
+};
+
+function renderRows(rows: readonly RowWithEnds[]): StoredTriplet[] {
   return rows.map((r) => {
     const relations = (JSON.parse(r.relations) as GraphRelation[]).map((rel) => ({
       ...rel,
@@ -172,8 +186,8 @@ async function renderRows(db: Executor, s: TraversalScope, rows: readonly Triple
     return {
       key: Number(r.triplet_key),
       itemId: r.item_id,
-      source: entities.get(r.source_entity_id) ?? toEntity(undefined, r.source_entity_id),
-      target: entities.get(r.target_entity_id) ?? toEntity(undefined, r.target_entity_id),
+      source: endOf(r, "s", r.source_entity_id),
+      target: endOf(r, "o", r.target_entity_id),
       relations,
       chunk_id: r.chunk_id,
     };
@@ -191,20 +205,23 @@ export async function tripletsOfItems(
   kind: "chunk" | "structural",
   limit: number,
 ): Promise<StoredTriplet[]> {
-  const rows: TripletRow[] = [];
+  const rows: RowWithEnds[] = [];
   for (let i = 0; i < itemIds.length && rows.length < limit; i += 100) {
-    const part = await db
-      .selectFrom("context_graph_triplets")
-      .select(["triplet_key", "item_id", "chunk_id", "source_entity_id", "target_entity_id", "relations"])
-      .where("org_id", "=", s.orgId)
-      .where("item_id", "in", itemIds.slice(i, i + 100))
-      .where("kind", "=", kind)
-      .execute();
+    const part = await withEnds(
+      db,
+      s,
+      db
+        .selectFrom("context_graph_triplets")
+        .select(["triplet_key", "item_id", "chunk_id", "source_entity_id", "target_entity_id", "relations"])
+        .where("org_id", "=", s.orgId)
+        .where("item_id", "in", itemIds.slice(i, i + 100))
+        .where("kind", "=", kind),
+    ).execute();
     const order = new Map(itemIds.map((id, n) => [id, n]));
     part.sort((a, b) => (order.get(a.item_id) ?? 0) - (order.get(b.item_id) ?? 0) || Number(a.triplet_key) - Number(b.triplet_key));
     rows.push(...part);
   }
-  return renderRows(db, s, rows.slice(0, limit));
+  return renderRows(rows.slice(0, limit));
 }
 
 /** The triplet as sent: without the store's key and item id. */
