@@ -91,9 +91,10 @@ describe("a terminal status is never overwritten (fenced on state and generation
     assert.equal(row.status, "completed");
     const items = new ItemStore(t.app.store.db);
     const at = Date.now();
-    assert.equal(await items.setStatus(row, ["graph_creation"], "errored", at, { code: "PROCESSING_FAILED", message: "late" }), false);
-    assert.equal(await items.setStatus(row, ["queued", "processing"], "processing", at), false);
-    assert.equal(await items.setStatus(row, ["completed", "errored"], "errored", at), false, "terminal states are never a starting point");
+    const late = { code: "PROCESSING_FAILED", message: "late" };
+    assert.equal((await items.setStatusMany([{ item: row }], ["graph_creation"], "errored", at, late)).size, 0);
+    assert.equal((await items.setStatusMany([{ item: row }], ["queued", "processing"], "processing", at)).size, 0);
+    assert.equal((await items.setStatusMany([{ item: row }], ["completed", "errored"], "errored", at)).size, 0, "terminal states are never a starting point");
     assert.equal(await t.app.pipeline.endWithError(row.id, row.generation, "graph_creation", { code: "PROCESSING_FAILED", message: "late" }), false);
     // A late graph job of the same generation (redelivered after a lost lease) changes nothing.
     await t.app.pipeline.buildGraph(row.id, row.generation, firstAttempt());
@@ -101,5 +102,33 @@ describe("a terminal status is never overwritten (fenced on state and generation
     await eventually(async () => eventsOf("done").length >= 1);
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(eventsOf("done"), ["completed"]);
+  });
+
+  it("a status write of several items at once fences each on its own generation and state", async () => {
+    const body = {
+      type: "knowledge",
+      database: "fence",
+      app_knowledge: ["m1", "m2", "m3"].map((id) => ({ id, type: "note", content: { text: `Note ${id} on the analytical engine.` } })),
+    };
+    assert.equal((await t.request("POST", "/context/ingest", { body })).status, 202);
+    await waitTerminal(t, "fence", ["m1", "m2", "m3"]);
+    const [m1, m2, m3] = await Promise.all(["m1", "m2", "m3"].map(itemRow));
+    assert.ok(m1 && m2 && m3);
+    // Put two of them back mid-pipeline, as a job would find them; m3 stays completed.
+    await t.app.store.db.updateTable("context_items").set({ status: "processing" }).where("id", "in", [m1.id, m2.id]).execute();
+    const items = new ItemStore(t.app.store.db);
+    const moved = await items.setStatusMany(
+      [{ item: m1, extra: { chunk_count: 7 } }, { item: { ...m2, generation: m2.generation + 1 } }, { item: m3, extra: { chunk_count: 7 } }],
+      ["processing"],
+      "graph_creation",
+      Date.now(),
+    );
+    assert.deepEqual([...moved], [m1.id], "only the item at its generation and in a `from` state moved");
+    const after = await t.app.store.db.selectFrom("context_items").select(["id", "status", "chunk_count"]).where("id", "in", [m1.id, m2.id, m3.id]).execute();
+    const byId = new Map(after.map((r) => [r.id, r]));
+    assert.deepEqual(byId.get(m1.id), { id: m1.id, status: "graph_creation", chunk_count: 7 });
+    assert.equal(byId.get(m2.id)?.status, "processing", "a replaced generation is not written");
+    assert.equal(byId.get(m3.id)?.status, "completed", "a terminal state is not left");
+    assert.notEqual(byId.get(m3.id)?.chunk_count, 7);
   });
 });

@@ -7,7 +7,7 @@ import { termFrequencies } from "../../engines/bm25/index.js";
 import type { ChunkBuilder } from "./build-chunks.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
 import { Coalescer } from "../../platform/util/coalescer.js";
-import { ItemStore, orgOf, type ChunkInsert, type ItemRow } from "../items/store.js";
+import { ItemStore, orgOf, type ChunkInsert, type ItemRow, type StatusExtra } from "../items/store.js";
 import { DatabaseStore } from "../databases/store.js";
 import type { StatusListener } from "./status-events.js";
 import type { VectorScope, VectorStore } from "../search/vector-store.js";
@@ -201,11 +201,14 @@ export class IngestPipeline {
 
   /** queued -> processing for several items in one transaction; false for an item replaced meanwhile. */
   private async startItems(items: readonly ItemRow[]): Promise<boolean[]> {
-    return this.store.transaction(async (tx) => {
-      const started: boolean[] = [];
-      for (const item of items) started.push(await this.trySetStatusIn(tx, item, ["queued", "processing"], "processing"));
-      return started;
-    });
+    return this.store.transaction((tx) =>
+      this.trySetStatusesIn(
+        tx,
+        items.map((item) => ({ item })),
+        ["queued", "processing"],
+        "processing",
+      ),
+    );
   }
 
   /**
@@ -217,9 +220,14 @@ export class IngestPipeline {
     const written = await this.store.transaction(async (tx) => {
       const items = new ItemStore(tx);
       const live: Searchable[] = [];
-      for (const e of entries) {
-        const extra = { chunk_count: e.chunks.length, inferred_content: e.inferred };
-        if (!(await this.trySetStatusIn(tx, e.item, ["processing"], "graph_creation", null, extra))) continue;
+      const moved = await this.trySetStatusesIn(
+        tx,
+        entries.map((e) => ({ item: e.item, extra: { chunk_count: e.chunks.length, inferred_content: e.inferred } })),
+        ["processing"],
+        "graph_creation",
+      );
+      for (const [n, e] of entries.entries()) {
+        if (moved[n] !== true) continue;
         // Leftovers of an interrupted earlier attempt go only once the fence passed: an attempt
         // that lost the race (another one, claimed after this one's lease expired, already made
         // the item searchable) must not delete the winner's chunks. The fault suite found items
@@ -256,12 +264,8 @@ export class IngestPipeline {
    */
   private async completeItems(entries: ReadonlyArray<{ item: ItemRow; writes: readonly PreparedWrite[] }>): Promise<boolean[]> {
     return this.store.transaction(async (tx) => {
-      const completed: boolean[] = [];
-      for (const { item, writes } of entries) {
-        const live = await this.trySetStatusIn(tx, item, ["graph_creation"], "completed");
-        if (live) for (const write of writes) await write(tx);
-        completed.push(live);
-      }
+      const completed = await this.trySetStatusesIn(tx, entries, ["graph_creation"], "completed");
+      for (const [n, { writes }] of entries.entries()) if (completed[n] === true) for (const write of writes) await write(tx);
       return completed;
     });
   }
@@ -272,25 +276,47 @@ export class IngestPipeline {
     status: IndexingStatus,
     error: { code: string; message: string } | null = null,
   ): Promise<void> {
-    if (!(await this.store.transaction((tx) => this.trySetStatusIn(tx, item, from, status, error)))) throw new Superseded();
+    const [moved] = await this.store.transaction((tx) => this.trySetStatusesIn(tx, [{ item }], from, status, error));
+    if (moved !== true) throw new Superseded();
   }
 
   /**
-   * Moves the item's generation from one of the `from` states to `status` and tells the
-   * listeners; false when it was replaced or is no longer in a `from` state (a terminal state
-   * is never left: a late job or reconcile cannot overwrite it, nor announce it twice).
+   * Moves the items' generations from one of the `from` states to `status` (in a few statements)
+   * and tells the listeners of each that moved; false for an item replaced meanwhile or no longer
+   * in a `from` state (a terminal state is never left: a late job or reconcile cannot overwrite
+   * it, nor announce it twice). An item listed twice moves once: the second entry stands only if
+   * `status` is itself a `from` state.
    */
-  private async trySetStatusIn(
+  private async trySetStatusesIn(
     tx: Executor,
-    item: ItemRow,
+    entries: ReadonlyArray<{ readonly item: ItemRow; readonly extra?: StatusExtra }>,
     from: readonly IndexingStatus[],
     status: IndexingStatus,
     error: { code: string; message: string } | null = null,
-    extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
-  ): Promise<boolean> {
-    const updated = await new ItemStore(tx).setStatus(item, from, status, this.now(), error, extra);
-    if (!updated) return false;
-    if (this.listeners.length === 0) return true;
+  ): Promise<boolean[]> {
+    const moved = await new ItemStore(tx).setStatusMany(entries, from, status, this.now(), error);
+    const announced = new Set<string>();
+    const out: boolean[] = [];
+    for (const { item, extra } of entries) {
+      const key = `${item.id}:${item.generation}`;
+      const live = moved.has(item.id) && (!announced.has(key) || from.includes(status));
+      out.push(live);
+      if (!live || announced.has(key)) continue;
+      announced.add(key);
+      await this.announce(tx, item, status, error, extra?.chunk_count ?? 0);
+    }
+    return out;
+  }
+
+  /** Tells the listeners of an item's new status, inside the transaction that wrote it. */
+  private async announce(
+    tx: Executor,
+    item: ItemRow,
+    status: IndexingStatus,
+    error: { code: string; message: string } | null,
+    chunkCount: number,
+  ): Promise<void> {
+    if (this.listeners.length === 0) return;
     const database = await this.databaseName(tx, item);
     for (const listener of this.listeners) {
       await listener(tx, {
@@ -301,10 +327,9 @@ export class IngestPipeline {
         indexingStatus: status,
         errorCode: error?.code ?? null,
         errorMessage: error?.message ?? null,
-        chunkCount: extra.chunk_count ?? 0,
+        chunkCount,
       });
     }
-    return true;
   }
 
   private async databaseName(tx: Executor, item: ItemRow): Promise<string> {

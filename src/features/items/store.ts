@@ -55,6 +55,8 @@ export const orgOf = (row: { readonly org_id: string }): OrgTenancy => ({ orgId:
 
 /** The item a status write addresses: its organization, id and the generation it expects. */
 export type ItemKey = Pick<ItemRow, "org_id" | "id" | "generation">;
+/** Columns a status write may set beside the status (on the way to searchable). */
+export type StatusExtra = Partial<Pick<ItemRow, "chunk_count" | "inferred_content">>;
 
 /** The database an item belongs to, as its rows name it. */
 export type DatabaseOfItems = { readonly org_id: string; readonly id: string };
@@ -175,29 +177,43 @@ export class ItemStore {
   }
 
   /**
-   * Sets the status only if the item is still at `generation` and in one of the `from` states,
-   * in the UPDATE's own WHERE clause (atomic on both backends, across processes); false when it
-   * was replaced or moved on meanwhile. A terminal state is never in `from`, so it never changes.
+   * Moves items of their generation from one of the `from` states to `status` (with their own
+   * `extra` columns), in one statement per organization, generation and `extra` (and per 500
+   * items): the ids of the items that moved. An item replaced meanwhile (its generation moved
+   * on) or no longer in a `from` state stays as it is; a terminal state is never left.
    */
-  async setStatus(
-    item: ItemKey,
+  async setStatusMany(
+    entries: ReadonlyArray<{ readonly item: ItemKey; readonly extra?: StatusExtra }>,
     from: readonly IndexingStatus[],
     status: IndexingStatus,
     at: number,
     error: { code: string; message: string } | null = null,
-    extra: Partial<Pick<ItemRow, "chunk_count" | "inferred_content">> = {},
-  ): Promise<boolean> {
+  ): Promise<Set<string>> {
+    const moved = new Set<string>();
     const live = from.filter((s) => !TERMINAL_STATUSES.includes(s));
-    if (live.length === 0) return false;
-    const res = await this.db
-      .updateTable("context_items")
-      .set({ status, updated_at: at, error_code: error?.code ?? null, message: error?.message ?? null, ...extra })
-      .where("org_id", "=", item.org_id)
-      .where("id", "=", item.id)
-      .where("generation", "=", item.generation)
-      .where("status", "in", live)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+    if (live.length === 0) return moved;
+    const groups = new Map<string, { item: ItemKey; extra: StatusExtra; ids: string[] }>();
+    for (const { item, extra = {} } of entries) {
+      const key = JSON.stringify([item.org_id, item.generation, extra.chunk_count, extra.inferred_content]);
+      const group = groups.get(key) ?? { item, extra, ids: [] };
+      group.ids.push(item.id);
+      groups.set(key, group);
+    }
+    for (const { item, extra, ids } of groups.values()) {
+      for (let i = 0; i < ids.length; i += CHUNK_ROWS_PER_STATEMENT) {
+        const rows = await this.db
+          .updateTable("context_items")
+          .set({ status, updated_at: at, error_code: error?.code ?? null, message: error?.message ?? null, ...extra })
+          .where("org_id", "=", item.org_id)
+          .where("generation", "=", item.generation)
+          .where("id", "in", ids.slice(i, i + CHUNK_ROWS_PER_STATEMENT))
+          .where("status", "in", live)
+          .returning("id")
+          .execute();
+        for (const r of rows) moved.add(r.id);
+      }
+    }
+    return moved;
   }
 
   async chunkKeys(org: OrgTenancy, itemId: string): Promise<number[]> {
