@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Executor } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { ContextChunksTable, ContextItemsTable } from "./rows.js";
@@ -201,15 +202,13 @@ export class ItemStore {
     }
     for (const { item, extra, ids } of groups.values()) {
       for (let i = 0; i < ids.length; i += CHUNK_ROWS_PER_STATEMENT) {
-        const rows = await this.db
-          .updateTable("context_items")
-          .set({ status, updated_at: at, error_code: error?.code ?? null, message: error?.message ?? null, ...extra })
-          .where("org_id", "=", item.org_id)
-          .where("generation", "=", item.generation)
-          .where("id", "in", ids.slice(i, i + CHUNK_ROWS_PER_STATEMENT))
-          .where("status", "in", live)
-          .returning("id")
-          .execute();
+        const rows = await statusWrite(this.db, item, ids.slice(i, i + CHUNK_ROWS_PER_STATEMENT), live, {
+          status,
+          updated_at: at,
+          error_code: error?.code ?? null,
+          message: error?.message ?? null,
+          ...extra,
+        }).execute();
         for (const r of rows) moved.add(r.id);
       }
     }
@@ -354,6 +353,29 @@ export class ItemStore {
       .limit(limit)
       .execute();
   }
+}
+
+/**
+ * A status write of items of one organization and generation, still in one of the `live` states:
+ * the ids of those it moved. `|| ''` keeps SQLite from walking the status index (every item of
+ * that status: thousands waiting for their graph during a bulk ingest, 1.4 ms a statement)
+ * instead of looking the ids up by primary key.
+ */
+export function statusWrite(
+  db: Executor,
+  item: Pick<ItemKey, "org_id" | "generation">,
+  ids: readonly string[],
+  live: readonly IndexingStatus[],
+  values: Pick<ItemRow, "status" | "updated_at" | "error_code" | "message"> & StatusExtra,
+) {
+  return db
+    .updateTable("context_items")
+    .set(values)
+    .where("org_id", "=", item.org_id)
+    .where("generation", "=", item.generation)
+    .where("id", "in", [...ids])
+    .where(sql<string>`${sql.ref("status")} || ''`, "in", [...live])
+    .returning("id");
 }
 
 /**
