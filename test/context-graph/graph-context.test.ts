@@ -15,7 +15,7 @@ describe("graph context for POST /query and connected items for thinking mode", 
     t.app.store.db
       .selectFrom("context_chunks as c")
       .innerJoin("context_items as i", "i.id", "c.item_id")
-      .select(["c.chunk_uuid", "c.item_id", "i.source_id", "c.content"])
+      .select(["c.chunk_uuid", "c.item_id", "i.source_id", "i.collection", "c.content"])
       .where("i.source_id", "=", sourceId)
       .where("i.database_id", "=", databaseId)
       .execute();

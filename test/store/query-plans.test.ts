@@ -4,7 +4,7 @@ import { sql, type Compilable } from "kysely";
 import { vectorCountBetween, vectorKeysAbove, type VectorScope } from "../../src/features/search/vector-store.js";
 import { itemStatusesQuery, statusWrite } from "../../src/features/items/store.js";
 import { claimStatement } from "../../src/platform/jobs/job-store.js";
-import { entityTripletsQuery } from "../../src/features/context-graph/graph-read-store.js";
+import { entityTripletsQuery, foundChunkTripletsQuery } from "../../src/features/context-graph/graph-read-store.js";
 import { startTestApp, type TestApp } from "../helpers/harness.js";
 
 let t: TestApp;
@@ -67,6 +67,18 @@ test("an ingest status check finds its items through the source index, naming bo
       assert.doesNotMatch(plan, /Seq Scan/, plan);
     }
   }
+});
+
+test("a query's graph context reads its results' chunk triplets through the chunk index, without the items", async () => {
+  const scope = { backend: t.app.store.backend, orgId: "org", databaseId: "db", corpus: "knowledge", collection: "c", principals: null, now: 1 } as const;
+  const plan = await planOf(foundChunkTripletsQuery(t.app.store.db, scope, ["a", "b"], 100));
+  if (t.app.store.backend === "sqlite") {
+    assert.match(plan, /SEARCH context_graph_triplets USING INDEX context_graph_triplets_chunk \(chunk_id=\?\)/, plan);
+    assert.match(plan, /SEARCH es USING INDEX \w+ \(database_id=\? AND corpus=\? AND collection=\? AND entity_id=\?\)/, plan);
+  } else {
+    assert.match(plan, /context_graph_triplets_chunk/, plan);
+  }
+  assert.doesNotMatch(plan, /context_graph_triplets_scope|context_items|Seq Scan|SCAN context_graph_triplets/, plan);
 });
 
 test("a pipeline status write looks its items up by id, whatever the state it moves them from", async () => {

@@ -6,7 +6,7 @@ import type { GraphScope } from "./graph-write-store.js";
 import type { TraversalScope } from "./traversal-store.js";
 import { entitiesInQuery } from "./query-entities.js";
 import { traverse } from "./traverse.js";
-import { entitiesMentionedIn, readTriplets, type StoredTriplet } from "./graph-read-store.js";
+import { entitiesMentionedIn, readTriplets, tripletsOfFoundChunks, type StoredTriplet } from "./graph-read-store.js";
 import type { WireRelation } from "./wire.js";
 
 /** SDK `PathTriplet`: one relation of a path. */
@@ -37,6 +37,8 @@ export interface RetrievedChunk {
   /** Internal item id (context_items.id). */
   readonly item_id: string;
   readonly source_id: string;
+  /** The collection of its item: the graph its relations are in. */
+  readonly collection: string;
   readonly content: string;
 }
 
@@ -169,10 +171,11 @@ export class GraphContextProvider {
       const chunkPaths: ScoredPath[] = [];
       const fromChunksOf: StoredTriplet[][] = [];
       for (const s of scopes) {
-        const mine = chunks.map((c) => c.chunk_uuid);
-        const fromChunks = await readTriplets(db, s, { chunkIds: mine, kind: "chunk" }, 0, 50 * Math.max(1, mine.length));
+        const mine = chunks.filter((c) => c.collection === s.collection).map((c) => c.chunk_uuid);
+        const fromChunks = await tripletsOfFoundChunks(db, s, mine, 50 * Math.max(1, mine.length));
         fromChunksOf.push(fromChunks);
         for (const chunk of chunks) {
+          if (chunk.collection !== s.collection) continue;
           const own = fromChunks.filter((t) => t.chunk_id === chunk.chunk_uuid);
           const around = limits.neighbors > 0 ? await this.aroundChunk(db, s, chunk.chunk_uuid, limits.neighbors) : [];
           if (own.length + around.length > 0) chunkPaths.push(pathOf([...own, ...around], "", [chunk.chunk_uuid]));

@@ -224,6 +224,29 @@ export async function tripletsOfItems(
   return renderRows(rows.slice(0, limit));
 }
 
+/**
+ * The chunk triplets of chunks a query has just returned, in key order, at most `limit`. The
+ * chunks are the scope's (`RetrievedChunk.collection`) and already visible to the caller (the
+ * query's own filters chose them), so the read goes through the chunk index alone, without the
+ * scope's key order or the items' visibility join: 0.08 against 0.18 ms a LoCoMo query, alone.
+ */
+export async function tripletsOfFoundChunks(db: Executor, s: TraversalScope, chunkIds: readonly string[], limit: number): Promise<StoredTriplet[]> {
+  return chunkIds.length === 0 ? [] : renderRows(await foundChunkTripletsQuery(db, s, chunkIds, limit).execute());
+}
+
+/** tripletsOfFoundChunks' statement; `+ 0`, as in readTriplets, keeps the sort from tempting SQLite into the key order. */
+export function foundChunkTripletsQuery(db: Executor, s: TraversalScope, chunkIds: readonly string[], limit: number) {
+  const rows = db
+    .selectFrom("context_graph_triplets")
+    .select(["triplet_key", "item_id", "chunk_id", "source_entity_id", "target_entity_id", "relations"])
+    .where("org_id", "=", s.orgId)
+    .where("chunk_id", "in", [...chunkIds])
+    .where("kind", "=", "chunk")
+    .orderBy(sql`triplet_key + 0`)
+    .limit(limit);
+  return withEnds(db, s, rows);
+}
+
 /** The triplet as sent: without the store's key and item id. */
 export const toWire = (t: StoredTriplet): WireTriplet => ({ source: t.source, target: t.target, relations: t.relations, chunk_id: t.chunk_id });
 

@@ -6,7 +6,7 @@ export interface GraphContext {
   chunk_id_to_group_ids: Record<string, string[]>;
 }
 
-export type RetrievedChunkRef = { chunk_uuid: string; item_id: string; source_id: string; content: string };
+export type RetrievedChunkRef = { chunk_uuid: string; item_id: string; source_id: string; collection: string; content: string };
 
 export interface GraphContextRequest {
   orgId: string;

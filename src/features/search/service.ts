@@ -318,7 +318,13 @@ export class QueryService {
       const finish = parts.get(corpus);
       if (finish === undefined) continue;
       const part = await finish(
-        list.map((s) => ({ chunk_uuid: s.h.chunk.chunk_uuid, item_id: s.h.item.id, source_id: s.h.item.source_id, content: s.h.chunk.content })),
+        list.map((s) => ({
+          chunk_uuid: s.h.chunk.chunk_uuid,
+          item_id: s.h.item.id,
+          source_id: s.h.item.source_id,
+          collection: s.h.item.collection,
+          content: s.h.chunk.content,
+        })),
       );
       context.query_paths.push(...part.query_paths);
       context.chunk_relations.push(...part.chunk_relations);
