@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createBlobStore } from "../../src/features/items/blob-store.js";
-import { ItemStore } from "../../src/features/items/store.js";
+import { ItemStore, movedKey } from "../../src/features/items/store.js";
 import { ContextMaintenance } from "../../src/features/items/maintenance.js";
 import type { JobContext } from "../../src/platform/jobs/worker.js";
 import { createReadyDatabase, eventually, startTestApp, type TestApp } from "../helpers/harness.js";
@@ -118,12 +118,17 @@ describe("a terminal status is never overwritten (fenced on state and generation
     await t.app.store.db.updateTable("context_items").set({ status: "processing" }).where("id", "in", [m1.id, m2.id]).execute();
     const items = new ItemStore(t.app.store.db);
     const moved = await items.setStatusMany(
-      [{ item: m1, extra: { chunk_count: 7 } }, { item: { ...m2, generation: m2.generation + 1 } }, { item: m3, extra: { chunk_count: 7 } }],
+      [
+        { item: m1, extra: { chunk_count: 7 } },
+        { item: { ...m1, generation: m1.generation + 1 } },
+        { item: { ...m2, generation: m2.generation + 1 } },
+        { item: m3, extra: { chunk_count: 7 } },
+      ],
       ["processing"],
       "graph_creation",
       Date.now(),
     );
-    assert.deepEqual([...moved], [m1.id], "only the item at its generation and in a `from` state moved");
+    assert.deepEqual([...moved], [movedKey(m1)], "only the item at its generation and in a `from` state moved, not another generation of it");
     const after = await t.app.store.db.selectFrom("context_items").select(["id", "status", "chunk_count"]).where("id", "in", [m1.id, m2.id, m3.id]).execute();
     const byId = new Map(after.map((r) => [r.id, r]));
     assert.deepEqual(byId.get(m1.id), { id: m1.id, status: "graph_creation", chunk_count: 7 });

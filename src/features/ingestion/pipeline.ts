@@ -7,7 +7,7 @@ import { termFrequencies } from "../../engines/bm25/index.js";
 import type { ChunkBuilder } from "./build-chunks.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
 import { Coalescer } from "../../platform/util/coalescer.js";
-import { ItemStore, orgOf, type ChunkInsert, type ItemRow, type StatusExtra } from "../items/store.js";
+import { ItemStore, movedKey, orgOf, type ChunkInsert, type ItemRow, type StatusExtra } from "../items/store.js";
 import { DatabaseStore } from "../databases/store.js";
 import type { StatusListener } from "./status-events.js";
 import type { VectorScope, VectorStore } from "../search/vector-store.js";
@@ -298,8 +298,8 @@ export class IngestPipeline {
     const announced = new Set<string>();
     const out: boolean[] = [];
     for (const { item, extra } of entries) {
-      const key = `${item.id}:${item.generation}`;
-      const live = moved.has(item.id) && (!announced.has(key) || from.includes(status));
+      const key = movedKey(item);
+      const live = moved.has(key) && (!announced.has(key) || from.includes(status));
       out.push(live);
       if (!live || announced.has(key)) continue;
       announced.add(key);

@@ -56,6 +56,11 @@ export const orgOf = (row: { readonly org_id: string }): OrgTenancy => ({ orgId:
 
 /** The item a status write addresses: its organization, id and the generation it expects. */
 export type ItemKey = Pick<ItemRow, "org_id" | "id" | "generation">;
+/**
+ * An item at one generation, as setStatusMany reports it moved: by id alone, an entry of an older
+ * generation listed beside the current one would read as moved too.
+ */
+export const movedKey = (item: Pick<ItemKey, "id" | "generation">): string => `${item.id}:${item.generation}`;
 /** Columns a status write may set beside the status (on the way to searchable). */
 export type StatusExtra = Partial<Pick<ItemRow, "chunk_count" | "inferred_content">>;
 
@@ -180,7 +185,7 @@ export class ItemStore {
   /**
    * Moves items of their generation from one of the `from` states to `status` (with their own
    * `extra` columns), in one statement per organization, generation and `extra` (and per 500
-   * items): the ids of the items that moved. An item replaced meanwhile (its generation moved
+   * items): the `movedKey`s of the items that moved. An item replaced meanwhile (its generation moved
    * on) or no longer in a `from` state stays as it is; a terminal state is never left.
    */
   async setStatusMany(
@@ -209,7 +214,7 @@ export class ItemStore {
           message: error?.message ?? null,
           ...extra,
         }).execute();
-        for (const r of rows) moved.add(r.id);
+        for (const r of rows) moved.add(movedKey({ id: r.id, generation: item.generation }));
       }
     }
     return moved;
