@@ -171,11 +171,15 @@ export class GraphContextProvider {
       const chunkPaths: ScoredPath[] = [];
       const fromChunksOf: StoredTriplet[][] = [];
       for (const s of scopes) {
-        const mine = chunks.filter((c) => c.collection === s.collection).map((c) => c.chunk_uuid);
-        const fromChunks = await tripletsOfFoundChunks(db, s, mine, 50 * Math.max(1, mine.length));
+        const mine = chunks.filter((c) => c.collection === s.collection);
+        const fromChunks = await tripletsOfFoundChunks(
+          db,
+          s,
+          mine.map((c) => c.chunk_uuid),
+          50 * Math.max(1, mine.length),
+        );
         fromChunksOf.push(fromChunks);
-        for (const chunk of chunks) {
-          if (chunk.collection !== s.collection) continue;
+        for (const chunk of mine) {
           const own = fromChunks.filter((t) => t.chunk_id === chunk.chunk_uuid);
           const around = limits.neighbors > 0 ? await this.aroundChunk(db, s, chunk.chunk_uuid, limits.neighbors) : [];
           if (own.length + around.length > 0) chunkPaths.push(pathOf([...own, ...around], "", [chunk.chunk_uuid]));
