@@ -210,10 +210,11 @@ export class GraphContextProvider {
 
   /**
    * Fast mode's query paths: the relations of the retrieved chunks that touch a named entity (read
-   * already for `chunk_relations`), so the paths are those of the evidence the query found; only
-   * when they make fewer than `paths` are the named entities' own relations read (the first in key
-   * order) and added. On LoCoMo a question names a speaker whose turns fill the results, and this
-   * saves the request thread two statements (the triplets and their entities) of a query's seven.
+   * already for `chunk_relations`), so the paths are those of the evidence the query found. Only
+   * when no retrieved chunk has one are the named entities' own relations read (the first in key
+   * order). Filling up to `paths` with those whenever the results gave fewer added noise: on LoCoMo
+   * such paths came from an evidence turn of the question 0.3% of the time against 8.1% for the
+   * results' own, and the read ran in 73% of the questions instead of 9%.
    */
   private async fastPaths(
     db: Executor,
@@ -224,12 +225,8 @@ export class GraphContextProvider {
   ): Promise<CandidatePath[]> {
     const namedSet = new Set(named);
     const touching = fromChunks.filter((t) => namedSet.has(t.source.entity_id) || namedSet.has(t.target.entity_id));
-    const seen = new Set(touching.map((t) => t.key));
-    const more =
-      touching.length >= limits.paths
-        ? []
-        : (await readTriplets(db, s, { entityIds: named }, 0, limits.perEntity * named.length)).filter((t) => !seen.has(t.key));
-    return [...touching, ...more].map((t) => ({ path: [t], score: best(t) * bonus(namedSet, t) }));
+    const paths = touching.length > 0 ? touching : await readTriplets(db, s, { entityIds: named }, 0, limits.perEntity * named.length);
+    return paths.map((t) => ({ path: [t], score: best(t) * bonus(namedSet, t) }));
   }
 
   /** Thinking mode's query paths: the named entities' relations, and the paths of two that continue them. */
