@@ -185,4 +185,33 @@ describe("vector index: hnsw bulk adds", () => {
     assert.equal(without.adoptKeys(loaded.keys()), true);
     assert.deepEqual(without.keysBetween(0, 1000).sort(), loaded.keys().sort());
   });
+
+  it("holds f16 by default and loads a file saved as f32 as it was", () => {
+    const vectors = randomVectors(200, 5);
+    const keys = vectors.map((_, i) => i);
+    const saved = (precision: "f16" | "f32" | undefined): string => {
+      const index = new UsearchIndex({ dimensions: DIMS, ...(precision === undefined ? {} : { precision }) });
+      index.addMany(keys, vectors, 1);
+      const path = join(dir, `precision-${precision ?? "default"}.usearch`);
+      index.save(path);
+      return path;
+    };
+    const f32 = saved("f32");
+    // 200 vectors of 16 dimensions: 6,400 bytes fewer at 2 bytes a number than at 4 (the graph's
+    // levels are drawn at random, so its own size varies by a few bytes between builds).
+    const smaller = (path: string): number => readFileSync(f32).length - readFileSync(path).length;
+    for (const path of [saved(undefined), saved("f16")]) assert.ok(Math.abs(smaller(path) - 6400) < 1000, `${smaller(path)} bytes fewer`);
+    const loaded = new UsearchIndex({ dimensions: DIMS });
+    loaded.load(f32);
+    assert.equal(loaded.size(), 200);
+    for (const i of [0, 57, 199]) assert.equal(loaded.search(vectors[i] ?? new Float32Array(DIMS), 1)[0]?.key, BigInt(i));
+    // Adds after the load go in at the file's precision: saved again, it is the f32 file's size plus theirs.
+    const more = randomVectors(10, 6);
+    loaded.addMany(
+      more.map((_, i) => 1000 + i),
+      more,
+      1,
+    );
+    assert.equal(loaded.search(more[3] ?? new Float32Array(DIMS), 1)[0]?.key, 1003n);
+  });
 });

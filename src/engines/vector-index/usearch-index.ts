@@ -18,6 +18,13 @@ export interface HnswOptions {
   expansionAdd?: number;
   /** ef at query time; default 64. Raised automatically when k is larger. */
   expansionSearch?: number;
+  /**
+   * How the index holds its vectors; default `f16`. Against `f32` on our encoder's LoCoMo vectors
+   * (5,293 held, 500 others as queries, one thread): recall@10 against exact search 0.9970 for
+   * both, an add 118 against 160-173 us, a search for 40 120 against 200-232 us, half the memory
+   * (bf16 0.9964, i8 0.9528). A file keeps the precision it was saved with.
+   */
+  precision?: "f16" | "f32";
 }
 
 // usearch's ESM entry looks for a local build directory and recurses forever when only the
@@ -33,8 +40,10 @@ const FILTER_OVERSAMPLING = 4;
 
 /**
  * HNSW index backed by usearch (native, prebuilt for linux-x64, darwin and linux-arm64). Vectors
- * are stored as f32 with the cosine metric; usearch keeps no per-key payload, so a filter is applied
- * to an oversampled candidate list rather than inside the graph walk.
+ * are held as f16 by default with the cosine metric (the table keeps them as f32, so an index can
+ * always be rebuilt); usearch keeps no per-key payload, so a filter is applied to an oversampled
+ * candidate list rather than inside the graph walk. A file saved as f32 (every file before f16
+ * became the default) loads as f32: usearch takes the precision from the file's header.
  */
 export class UsearchIndex implements VectorIndex {
   readonly dimensions: number;
@@ -63,7 +72,7 @@ export class UsearchIndex implements VectorIndex {
     return new usearch.Index({
       dimensions: this.options.dimensions,
       metric: usearch.MetricKind.Cos,
-      quantization: usearch.ScalarKind.F32,
+      quantization: this.options.precision === "f32" ? usearch.ScalarKind.F32 : usearch.ScalarKind.F16,
       connectivity: this.options.connectivity ?? 16,
       expansion_add: this.options.expansionAdd ?? 64,
       expansion_search: this.options.expansionSearch ?? 64,
