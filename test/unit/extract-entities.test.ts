@@ -25,6 +25,24 @@ void describe("extractEntities", () => {
     );
   });
 
+  void it("reads a transcript's speaker label apart from the names that follow it", () => {
+    const cases: Array<[string, string[]]> = [
+      ["[8 May 2023] Caroline: Thanks Mel! That's so sweet of you.", ["Caroline", "Mel"]],
+      ["Jon: Thanks Gina for the help.", ["Jon", "Gina"]],
+      ["Caroline: Woohoo Melanie - great!", ["Caroline", "Melanie"]],
+      ["Meeting at 10:30 with Ada Lovelace: she said hi.", ["Ada Lovelace"]],
+    ];
+    for (const [text, people] of cases) {
+      const { mentions } = extractEntities(text, { reference: "2023-05-08T00:00:00Z" });
+      check(text, mentions);
+      assert.deepEqual(
+        only(mentions, "person").map((m) => m.surface),
+        people,
+        text,
+      );
+    }
+  });
+
   void it("finds handles, emails, money, dates, times, URLs, hashtags and tickets in a Slack message", () => {
     const text =
       "Hey @Ada_L, can you email Bob.Smith@Example.com about the $1,200 invoice by Friday 3pm? " +
