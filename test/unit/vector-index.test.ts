@@ -205,7 +205,7 @@ describe("vector index: hnsw bulk adds", () => {
     loaded.load(f32);
     assert.equal(loaded.size(), 200);
     for (const i of [0, 57, 199]) assert.equal(loaded.search(vectors[i] ?? new Float32Array(DIMS), 1)[0]?.key, BigInt(i));
-    // Adds after the load go in at the file's precision: saved again, it is the f32 file's size plus theirs.
+    // The loaded index takes adds and finds them.
     const more = randomVectors(10, 6);
     loaded.addMany(
       more.map((_, i) => 1000 + i),
