@@ -49,7 +49,7 @@ describe(`migrate a whole store (source: ${backendUnderTest()})`, () => {
       target = await startTestApp(appEnv(slack), to);
       // The source's API key works: key hashes moved with their organization.
       const actual = await observe(target, sourceKey);
-      // Across backends the dense scores may differ in the 6th decimal (withScoresOf); nothing else may.
+      // Across backends the dense scores may differ in the 5th decimal (withScoresOf); nothing else may.
       for (const name of Object.keys(expected))
         assert.deepEqual(withScoresOf(actual[name], expected[name]), expected[name], `${name} differs after migrate ${where(from)} -> ${where(to)}`);
     } finally {

@@ -215,11 +215,11 @@ export async function observe(t: TestApp, key: string): Promise<Record<string, u
 /**
  * `actual` with each `relevancy_score` that is within `tolerance` of the same place in `expected`
  * replaced by the expected value. Moving a store between backends keeps every vector, but the
- * dense scores are computed by pgvector on PostgreSQL and by usearch on SQLite, whose float
- * arithmetic differs in the last digits: a score of 0.5240035 may print as 0.524003 on one and
- * 0.524004 on the other. Everything else (chunks, order, every other field) must be equal.
+ * dense scores are computed by pgvector on PostgreSQL from the stored f32 vectors and by usearch on
+ * SQLite from its index's f16 copies: a score of 0.198546 on one was 0.198528 on the other.
+ * Everything else (chunks, order, every other field) must be equal.
  */
-export function withScoresOf(actual: unknown, expected: unknown, tolerance = 1e-5): unknown {
+export function withScoresOf(actual: unknown, expected: unknown, tolerance = 1e-4): unknown {
   if (Array.isArray(actual) && Array.isArray(expected)) return actual.map((a, i) => withScoresOf(a, expected[i], tolerance));
   if (isRecord(actual) && isRecord(expected)) {
     const out: Record<string, unknown> = {};
