@@ -7,6 +7,7 @@ import { ChunkBuilder } from "../features/ingestion/build-chunks.js";
 import { scheduleGraphJobs } from "../features/ingestion/jobs.js";
 import { graphStage, IngestPipeline } from "../features/ingestion/pipeline.js";
 import { IngestService } from "../features/ingestion/service.js";
+import { ByteBudget } from "../platform/util/byte-budget.js";
 import { createBlobStore, type BlobStore } from "../features/items/blob-store.js";
 import { ContextEditService } from "../features/items/edit-service.js";
 import { ContextMaintenance } from "../features/items/maintenance.js";
@@ -76,6 +77,7 @@ export function buildContextFeatures(
       indexingMetrics(metrics),
     ],
     turn: background.turn,
+    memory: new ByteBudget(config.ingestMemoryBytes),
   });
   // Reconcile ends lost items errored through the pipeline, so status listeners hear of it.
   const endWithError = pipeline.endWithError.bind(pipeline);

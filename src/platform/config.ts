@@ -41,8 +41,14 @@ export interface Config {
   readonly processes: number;
   /** Run job workers in this process (api-only nodes set WORKERS=0). */
   readonly workerConcurrency: number;
-  /** Concurrent indexing jobs (0 when WORKERS is 0): enough to keep the embedder's batches full. */
+  /**
+   * Concurrent indexing jobs (0 when WORKERS is 0): enough to keep the embedder's batches full.
+   * Default 32 with an in-process embedder (it is the bottleneck), 256 with an endpoint (the pipeline's
+   * costs per group write are then what limits, and more items share each one).
+   */
   readonly ingestConcurrency: number;
+  /** Bytes of items (stored content or file size) the indexing jobs may hold at once (INGEST_MEMORY_MB). */
+  readonly ingestMemoryBytes: number;
   readonly jobLeaseMs: number;
   readonly jobPollMs: number;
   /** Load the in-process search indexes of stored scopes at start, not on their first query. */
@@ -312,6 +318,7 @@ const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL("../../dist/console", import.m
 export const DEFAULT_SQLITE_WAL_LIMIT_MB = 64;
 
 export function loadConfig(env: Env = process.env): Config {
+  const embedder = Object.freeze(embedding(env));
   return Object.freeze({
     port: int(env, "PORT", 8080, 0, 65535),
     host: env.HOST?.trim() || "127.0.0.1",
@@ -332,7 +339,8 @@ export function loadConfig(env: Env = process.env): Config {
     queryLogFlushMs: int(env, "QUERY_LOG_FLUSH_MS", 50, 1, 60_000),
     processes: int(env, "PROCESSES", 1, 1, 64),
     workerConcurrency: int(env, "WORKERS", 4, 0, 256),
-    ingestConcurrency: env.WORKERS?.trim() === "0" ? 0 : int(env, "INGEST_WORKERS", 32, 0, 1024),
+    ingestConcurrency: env.WORKERS?.trim() === "0" ? 0 : int(env, "INGEST_WORKERS", embedder.provider === "openai" ? 256 : 32, 0, 1024),
+    ingestMemoryBytes: int(env, "INGEST_MEMORY_MB", 256, 1, 1_048_576) * 1024 * 1024,
     jobLeaseMs: int(env, "JOB_LEASE_MS", 60_000, 500, 3_600_000),
     jobPollMs: int(env, "JOB_POLL_MS", 250, 10, 60_000),
     warmUpIndexes: bool(env, "WARM_UP_INDEXES", true),
@@ -352,7 +360,7 @@ export function loadConfig(env: Env = process.env): Config {
     parseWorkerMemoryMb: int(env, "PARSE_WORKER_MEMORY_MB", 512, 64, 65_536),
     parseTimeoutMs: int(env, "PARSE_TIMEOUT_MS", 30_000, 100, 3_600_000),
     publicUrl: publicUrl(env),
-    embedding: Object.freeze(embedding(env)),
+    embedding: embedder,
     chatModel: chatModel(env),
     chunkMaxTokens: int(env, "CHUNK_MAX_TOKENS", 256, 16, 8192),
     chunkOverlapTokens: int(env, "CHUNK_OVERLAP_TOKENS", 32, 0, 1024),

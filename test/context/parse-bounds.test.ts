@@ -1,30 +1,19 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createReadyDatabase, field, startTestApp, type TestApp } from "../helpers/harness.js";
+import { createReadyDatabase, startTestApp, type TestApp } from "../helpers/harness.js";
 import { inflatingPdf, manyPagesPdf } from "../helpers/hostile-pdfs.js";
-import { ingestMultipart, waitTerminal, type StatusRow } from "../helpers/ingest.js";
+import { ingestFilesAndWait, type StatusRow } from "../helpers/ingest.js";
 import { makePdf } from "../helpers/make-files.js";
 
 const DB = "hostile";
 
-/** Uploads the files in one request and waits until each is terminal; rows by id. */
-async function ingestAndWait(t: TestApp, files: Array<{ id: string; name: string; content: Uint8Array }>): Promise<Map<string, StatusRow>> {
-  const res = await ingestMultipart(
-    t,
-    { type: "knowledge", database: DB, document_metadata: JSON.stringify(files.map((f) => ({ id: f.id }))) },
-    files.map((f) => ({ name: f.name, content: f.content, type: "application/pdf" })),
-  );
-  assert.equal(res.status, 202, res.text);
-  assert.equal(field(res.body, "data.success_count"), files.length, res.text);
-  const rows = await waitTerminal(
+/** Uploads the PDFs in one request and waits until each is terminal; rows by id. */
+const ingestAndWait = (t: TestApp, files: Array<{ id: string; name: string; content: Uint8Array }>): Promise<Map<string, StatusRow>> =>
+  ingestFilesAndWait(
     t,
     DB,
-    files.map((f) => f.id),
-    undefined,
-    120_000,
+    files.map((f) => ({ ...f, type: "application/pdf" })),
   );
-  return new Map(rows.map((r) => [r.id, r]));
-}
 
 function assertFailed(row: StatusRow | undefined, message: RegExp): void {
   assert.equal(row?.indexing_status, "errored", JSON.stringify(row));

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { eventually, field, type HttpResult, type TestApp } from "./harness.js";
 
 export interface FilePart {
@@ -55,4 +56,31 @@ export async function waitTerminal(t: TestApp, database: string, ids: string[], 
     timeoutMs,
     50,
   );
+}
+
+/**
+ * Uploads the files (each with its own id) in one knowledge request, checks that all were
+ * accepted, and waits until each is terminal; rows by id.
+ */
+export async function ingestFilesAndWait(
+  t: TestApp,
+  database: string,
+  files: ReadonlyArray<{ id: string; name: string; content: string | Uint8Array; type: string }>,
+  timeoutMs = 120_000,
+): Promise<Map<string, StatusRow>> {
+  const res = await ingestMultipart(
+    t,
+    { type: "knowledge", database, document_metadata: JSON.stringify(files.map((f) => ({ id: f.id }))) },
+    files.map(({ name, content, type }) => ({ name, content, type })),
+  );
+  assert.equal(res.status, 202, res.text);
+  assert.equal(field(res.body, "data.success_count"), files.length, res.text);
+  const rows = await waitTerminal(
+    t,
+    database,
+    files.map((f) => f.id),
+    undefined,
+    timeoutMs,
+  );
+  return new Map(rows.map((r) => [r.id, r]));
 }

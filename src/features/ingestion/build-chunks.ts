@@ -34,6 +34,12 @@ export class ChunkBuilder {
       : null;
   }
 
+  /** Bytes the item is held as while it is built: its stored content, or its file's size. */
+  async weight(item: ItemRow): Promise<number> {
+    if (item.origin !== "file") return item.content?.length ?? 0;
+    return item.blob_id ? ((await this.blobs.size(orgOf(item), item.blob_id)) ?? 0) : 0;
+  }
+
   async build(item: ItemRow): Promise<Built> {
     switch (item.origin) {
       case "file":

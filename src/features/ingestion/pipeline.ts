@@ -7,6 +7,7 @@ import { termFrequencies } from "../../engines/bm25/index.js";
 import type { ChunkBuilder } from "./build-chunks.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
 import { Coalescer } from "../../platform/util/coalescer.js";
+import type { ByteBudget } from "../../platform/util/byte-budget.js";
 import { ItemStore, movedKey, orgOf, type ChunkInsert, type ItemRow, type StatusExtra } from "../items/store.js";
 import { DatabaseStore } from "../databases/store.js";
 import type { StatusListener } from "./status-events.js";
@@ -49,6 +50,11 @@ export interface PipelineStages {
    * (background-turns.ts), so a request's next step never waits behind many of them.
    */
   readonly turn?: () => Promise<void>;
+  /**
+   * Bounds what the items between loading and their group write hold at once (many concurrent
+   * jobs of large files could otherwise hold gigabytes); none: unbounded.
+   */
+  readonly memory?: ByteBudget;
 }
 
 /** Schedules the graph jobs of items inside the transaction that makes them searchable. */
@@ -88,6 +94,7 @@ export class IngestPipeline {
   /** Database names for status events; a database's name never changes. */
   private readonly databaseNames = new Map<string, string>();
   private readonly turn: () => Promise<void>;
+  private readonly memory: ByteBudget | undefined;
   private readonly loads: Coalescer<string, ItemRow | undefined>;
   private readonly starts: Coalescer<ItemRow, boolean>;
   private readonly searchable: Coalescer<Searchable, number[] | null>;
@@ -105,6 +112,7 @@ export class IngestPipeline {
     this.graphStages = stages.graph;
     this.listeners = stages.statusListeners;
     this.turn = stages.turn ?? yieldToEventLoop;
+    this.memory = stages.memory;
     this.loads = new Coalescer((ids) => new ItemStore(this.store.db).getByIdsAcrossOrganizations(ids), undefined, this.turn);
     this.starts = new Coalescer((items) => this.startItems(items), undefined, this.turn);
     this.searchable = new Coalescer((entries) => this.makeSearchable(entries), undefined, this.turn);
@@ -169,6 +177,16 @@ export class IngestPipeline {
 
   private async index(item: ItemRow, ctx: JobContext): Promise<void> {
     if (!(await this.starts.submit(item))) throw new Superseded();
+    const release = this.memory ? await this.memory.take(await this.builder.weight(item)) : null;
+    try {
+      await this.buildAndStore(item, ctx);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** Parse, chunk, embed and tokenize one started item, then make it searchable in a group write. */
+  private async buildAndStore(item: ItemRow, ctx: JobContext): Promise<void> {
     const built = await this.builder.build(item);
     if (!built.ok) {
       await this.setStatus(item, ["processing"], "errored", { code: built.code, message: built.message });

@@ -17,6 +17,8 @@ export interface BlobOwner {
 export interface BlobStore {
   put(tx: Executor, id: string, database: BlobOwner, bytes: Uint8Array): Promise<void>;
   get(org: OrgTenancy, id: string): Promise<Uint8Array | null>;
+  /** The stored file's size in bytes, without reading it; null when there is none. */
+  size(org: OrgTenancy, id: string): Promise<number | null>;
   delete(tx: Executor, org: OrgTenancy, id: string): Promise<void>;
   deleteDatabase(tx: Executor, database: BlobOwner): Promise<void>;
 }
@@ -24,6 +26,11 @@ export interface BlobStore {
 /** Where a stored file that cannot be read is reported (the server's logger). */
 interface BlobLogger {
   warn(obj: object, msg: string): void;
+}
+
+async function sizeOf(store: Store, org: OrgTenancy, id: string): Promise<number | null> {
+  const row = await store.db.selectFrom("blobs").select("size").where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
+  return row ? Number(row.size) : null;
 }
 
 /** Where the embedded backend keeps a file's bytes (export, import and migrate read and write them there too). */
@@ -65,6 +72,10 @@ class FileBlobStore implements BlobStore {
     }
   }
 
+  size(org: OrgTenancy, id: string): Promise<number | null> {
+    return sizeOf(this.store, org, id);
+  }
+
   async delete(tx: Executor, org: OrgTenancy, id: string): Promise<void> {
     const row = await tx.selectFrom("blobs").select("database_id").where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
     await tx.deleteFrom("blobs").where("org_id", "=", org.orgId).where("id", "=", id).execute();
@@ -90,6 +101,10 @@ class RowBlobStore implements BlobStore {
   async get(org: OrgTenancy, id: string): Promise<Uint8Array | null> {
     const row = await this.store.db.selectFrom("blobs").select("data").where("org_id", "=", org.orgId).where("id", "=", id).executeTakeFirst();
     return row?.data ?? null;
+  }
+
+  size(org: OrgTenancy, id: string): Promise<number | null> {
+    return sizeOf(this.store, org, id);
   }
 
   async delete(tx: Executor, org: OrgTenancy, id: string): Promise<void> {
