@@ -54,7 +54,7 @@ function indexingMetrics(metrics: Metrics): StatusListener {
 /** Each object gets its collaborators when built; the graph builder and the webhook outbox come before the pipeline. */
 export function buildContextFeatures(
   config: Config,
-  { store, queue, embedder, extraction, parsers, logger, metrics, background, now }: Platform,
+  { store, queue, embedder, extraction, parsers, terms, logger, metrics, background, now }: Platform,
 ): ContextFeatures {
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, [graphCollectionLister(store)]);
   const blobs = createBlobStore(store, config.dataDir, logger);
@@ -78,6 +78,7 @@ export function buildContextFeatures(
     ],
     turn: background.turn,
     memory: new ByteBudget(config.ingestMemoryBytes),
+    terms,
   });
   // Reconcile ends lost items errored through the pipeline, so status listeners hear of it.
   const endWithError = pipeline.endWithError.bind(pipeline);

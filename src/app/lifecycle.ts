@@ -25,7 +25,7 @@ export interface WarmUp {
  * Loads the search indexes in the background at start (WARM_UP_INDEXES), then starts the
  * extraction workers and the embedder; removes upload spool folders a killed process left.
  */
-export function startWarmUp(config: Config, { logger, store, extraction, embedder }: Platform, context: ContextFeatures, features: Features): WarmUp {
+export function startWarmUp(config: Config, { logger, store, extraction, embedder, terms }: Platform, context: ContextFeatures, features: Features): WarmUp {
   const abort = new AbortController();
   removeStaleUploads(uploadSpoolDir(config.dataDir), Date.now()).then(
     (removed) => {
@@ -45,7 +45,8 @@ export function startWarmUp(config: Config, { logger, store, extraction, embedde
     try {
       if (scopes.length > 0 && !abort.signal.aborted) {
         const started = performance.now();
-        await Promise.all([extraction.warmUp(), embedder.warmUp()]);
+        // A node that indexes starts its term worker too (it tokenizes ingested chunks).
+        await Promise.all([extraction.warmUp(), embedder.warmUp(), config.ingestConcurrency > 0 ? terms.warmUp() : undefined]);
         logger.info({ ms: Math.round(performance.now() - started) }, "embedder and extraction workers started");
       }
     } catch (err) {
@@ -89,6 +90,7 @@ export function closer(config: Config, app: Running): () => Promise<ShutdownOutc
         { name: "save search indexes", run: () => features.termIndexes.saveAll() },
         { name: "close the embedder", run: () => platform.embedder.close() },
         { name: "close the extraction workers", run: () => platform.extraction.close() },
+        { name: "close the term worker", run: () => platform.terms.close() },
         { name: "close the parser workers", run: () => platform.parsers.close() },
         { name: "close the store", run: () => platform.store.close() },
       ],

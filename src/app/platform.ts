@@ -1,6 +1,7 @@
 import { SharedEmbedder } from "../engines/embeddings/shared-embedder.js";
 import { ParserPool } from "../engines/documents/parse/index.js";
 import { ExtractionPool } from "../engines/extraction/extraction-pool.js";
+import { TermCounter } from "../engines/bm25/term-counter.js";
 import type { Config } from "../platform/config.js";
 import { JobQueue } from "../platform/jobs/queue.js";
 import { createLogger, type Logger } from "../platform/logger.js";
@@ -21,6 +22,8 @@ export interface Platform {
   readonly embedder: SharedEmbedder;
   /** Entity extraction off the request thread (graph building, query names). */
   readonly extraction: ExtractionPool;
+  /** BM25 tokenization of ingested chunks off the request thread. */
+  readonly terms: TermCounter;
   /** Uploaded files are parsed here, bounded in time and memory, off the request thread. */
   readonly parsers: ParserPool;
   /** Turns for the ingestion pipeline's steps on the request thread, one per pass of the event loop. */
@@ -63,6 +66,7 @@ export async function buildPlatform(config: Config, options: ApplicationOptions 
     queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs, "connector.schedule": config.connectorScheduleMs }),
     embedder: new SharedEmbedder(config.embedding, (texts) => metrics.embedderBatch(texts)),
     extraction: new ExtractionPool(config.extractionWorkers, config.indexingNice),
+    terms: new TermCounter(config.indexingNice),
     parsers: new ParserPool({ size: config.parseWorkers, memoryMb: config.parseWorkerMemoryMb, nice: config.indexingNice }),
     background: new BackgroundTurns(),
     now: options.now ?? Date.now,

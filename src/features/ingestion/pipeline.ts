@@ -4,6 +4,7 @@ import type { JobContext } from "../../platform/jobs/worker.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { IndexingStatus } from "../items/item-types.js";
 import { termFrequencies } from "../../engines/bm25/index.js";
+import type { TermCounter } from "../../engines/bm25/term-counter.js";
 import type { ChunkBuilder } from "./build-chunks.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
 import { Coalescer } from "../../platform/util/coalescer.js";
@@ -55,6 +56,8 @@ export interface PipelineStages {
    * jobs of large files could otherwise hold gigabytes); none: unbounded.
    */
   readonly memory?: ByteBudget;
+  /** Counts the chunks' BM25 terms off the request thread; none: on it, a few chunks per turn. */
+  readonly terms?: TermCounter;
 }
 
 /** Schedules the graph jobs of items inside the transaction that makes them searchable. */
@@ -72,7 +75,7 @@ interface Searchable {
 
 class Superseded extends Error {}
 
-/** Chunks tokenized (BM25 postings) per turn: a long document's chunks took up to 15 ms in one go. */
+/** Chunks tokenized (BM25 postings) per turn when counted on the request thread: a long document's chunks took up to 15 ms in one go. */
 const TOKENIZED_PER_TURN = 8;
 const scopeOf = (item: ItemRow): VectorScope => ({ orgId: item.org_id, databaseId: item.database_id, corpus: item.corpus, collection: item.collection });
 
@@ -95,6 +98,7 @@ export class IngestPipeline {
   private readonly databaseNames = new Map<string, string>();
   private readonly turn: () => Promise<void>;
   private readonly memory: ByteBudget | undefined;
+  private readonly terms: TermCounter | undefined;
   private readonly loads: Coalescer<string, ItemRow | undefined>;
   private readonly starts: Coalescer<ItemRow, boolean>;
   private readonly searchable: Coalescer<Searchable, number[] | null>;
@@ -113,15 +117,16 @@ export class IngestPipeline {
     this.listeners = stages.statusListeners;
     this.turn = stages.turn ?? yieldToEventLoop;
     this.memory = stages.memory;
+    this.terms = stages.terms;
     this.loads = new Coalescer((ids) => new ItemStore(this.store.db).getByIdsAcrossOrganizations(ids), undefined, this.turn);
     this.starts = new Coalescer((items) => this.startItems(items), undefined, this.turn);
     this.searchable = new Coalescer((entries) => this.makeSearchable(entries), undefined, this.turn);
     this.completions = new Coalescer((entries) => this.completeItems(entries), undefined, this.turn);
   }
 
-  /** Loads the embedding model now rather than on the first item (benchmarks, eager nodes). */
+  /** Loads the embedding model and starts the term worker now rather than on the first item (benchmarks, eager nodes). */
   async warmUp(texts: string[] = ["warm up"]): Promise<void> {
-    await this.embedder.embed(texts);
+    await Promise.all([this.embedder.embed(texts), this.terms?.warmUp()]);
   }
 
   /** The `ingest.item` job: to searchable. */
@@ -196,12 +201,17 @@ export class IngestPipeline {
       await this.setStatus(item, ["processing"], "errored", { code: "PROCESSING_FAILED", message: "the item has no indexable text" });
       return;
     }
-    const vectors = await this.embedder.embed(built.chunks.map((c) => c.text));
+    const texts = built.chunks.map((c) => c.text);
+    // The BM25 terms are counted beside the embedding (in the term worker when there is one).
+    const counting = this.terms ? this.terms.count(texts) : null;
+    counting?.catch(() => undefined); // awaited below; this only marks it handled meanwhile
+    const vectors = await this.embedder.embed(texts);
     if (ctx.signal.aborted) throw new Error("aborted");
     await this.vectors.prepare(vectors[0]?.length ?? 0);
+    const counted = counting ? await counting : null;
     const chunks: ChunkInsert[] = [];
-    for (const c of built.chunks) {
-      if (chunks.length % TOKENIZED_PER_TURN === 0) await this.turn();
+    for (const [i, c] of built.chunks.entries()) {
+      if (!counted && chunks.length % TOKENIZED_PER_TURN === 0) await this.turn();
       chunks.push({
         chunk_uuid: randomUUID(),
         position: c.position,
@@ -210,7 +220,7 @@ export class IngestPipeline {
         page: c.page ?? null,
         unit: c.unit ?? null,
         token_count: c.tokenCount,
-        terms: termFrequencies(c.text),
+        terms: counted?.[i] ?? termFrequencies(c.text),
       });
     }
     const keys = await this.searchable.submit({ item, chunks, vectors, inferred: built.inferred, retry: ctx.job.attempts > 1 });
