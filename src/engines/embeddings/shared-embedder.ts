@@ -24,7 +24,12 @@ export class SharedEmbedder {
     private readonly config: EmbeddingConfig,
     /** Told the size of every gathered provider call (the metrics' batch-size histogram). */
     private readonly onBatch: (texts: number) => void = () => undefined,
-    private readonly batchSize = 16,
+    /**
+     * Texts per provider call at most. An in-process model's cost is per text, so small batches
+     * lose nothing; an endpoint's is largely per request (a round trip, and the request thread's
+     * share of sending it and reading the answer), so it gets the OpenAI client's own batch.
+     */
+    private readonly batchSize = config.provider === "openai" ? 64 : 16,
     private readonly lingerMs = 3,
     /**
      * Provider calls running at once; while all are busy, texts keep gathering into the next
