@@ -23,7 +23,8 @@ export interface WarmUp {
 
 /**
  * Loads the search indexes in the background at start (WARM_UP_INDEXES), then starts the
- * extraction workers and the embedder; removes upload spool folders a killed process left.
+ * extraction workers, the embedder and, on a node that indexes, the term worker; removes upload
+ * spool folders a killed process left.
  */
 export function startWarmUp(config: Config, { logger, store, extraction, embedder, terms }: Platform, context: ContextFeatures, features: Features): WarmUp {
   const abort = new AbortController();
