@@ -3,7 +3,6 @@ import type { SharedEmbedder } from "../../engines/embeddings/shared-embedder.js
 import type { JobContext } from "../../platform/jobs/worker.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { IndexingStatus } from "../items/item-types.js";
-import { termFrequencies } from "../../engines/bm25/index.js";
 import type { TermCounter } from "../../engines/bm25/term-counter.js";
 import type { ChunkBuilder } from "./build-chunks.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
@@ -46,18 +45,18 @@ export interface PipelineStages {
   /** Told of every status change, inside the transaction that writes it (the webhook outbox). */
   readonly statusListeners: readonly StatusListener[];
   /**
-   * Taken between the pipeline's steps on the request thread (before each group write, during an
-   * item's tokenization; never inside a transaction): one step per pass of the event loop
+   * Taken between the pipeline's steps on the request thread (before each group write; never
+   * inside a transaction): one step per pass of the event loop
    * (background-turns.ts), so a request's next step never waits behind many of them.
    */
   readonly turn?: () => Promise<void>;
   /**
    * Bounds what the items between loading and their group write hold at once (many concurrent
-   * jobs of large files could otherwise hold gigabytes); none: unbounded.
+   * jobs of large files could otherwise hold gigabytes).
    */
-  readonly memory?: ByteBudget;
-  /** Counts the chunks' BM25 terms off the request thread; none: on it, a few chunks per turn. */
-  readonly terms?: TermCounter;
+  readonly memory: ByteBudget;
+  /** Counts the chunks' BM25 terms off the request thread. */
+  readonly terms: TermCounter;
 }
 
 /** Schedules the graph jobs of items inside the transaction that makes them searchable. */
@@ -75,8 +74,6 @@ interface Searchable {
 
 class Superseded extends Error {}
 
-/** Chunks tokenized (BM25 postings) per turn when counted on the request thread: a long document's chunks took up to 15 ms in one go. */
-const TOKENIZED_PER_TURN = 8;
 const scopeOf = (item: ItemRow): VectorScope => ({ orgId: item.org_id, databaseId: item.database_id, corpus: item.corpus, collection: item.collection });
 
 /**
@@ -97,8 +94,8 @@ export class IngestPipeline {
   /** Database names for status events; a database's name never changes. */
   private readonly databaseNames = new Map<string, string>();
   private readonly turn: () => Promise<void>;
-  private readonly memory: ByteBudget | undefined;
-  private readonly terms: TermCounter | undefined;
+  private readonly memory: ByteBudget;
+  private readonly terms: TermCounter;
   private readonly loads: Coalescer<string, ItemRow | undefined>;
   private readonly starts: Coalescer<ItemRow, boolean>;
   private readonly searchable: Coalescer<Searchable, number[] | null>;
@@ -126,7 +123,7 @@ export class IngestPipeline {
 
   /** Loads the embedding model and starts the term worker now rather than on the first item (benchmarks, eager nodes). */
   async warmUp(texts: string[] = ["warm up"]): Promise<void> {
-    await Promise.all([this.embedder.embed(texts), this.terms?.warmUp()]);
+    await Promise.all([this.embedder.embed(texts), this.terms.warmUp()]);
   }
 
   /** The `ingest.item` job: to searchable. */
@@ -182,11 +179,11 @@ export class IngestPipeline {
 
   private async index(item: ItemRow, ctx: JobContext): Promise<void> {
     if (!(await this.starts.submit(item))) throw new Superseded();
-    const release = this.memory ? await this.memory.take(await this.builder.weight(item)) : null;
+    const release = await this.memory.take(await this.builder.weight(item));
     try {
       await this.buildAndStore(item, ctx);
     } finally {
-      release?.();
+      release();
     }
   }
 
@@ -202,16 +199,15 @@ export class IngestPipeline {
       return;
     }
     const texts = built.chunks.map((c) => c.text);
-    // The BM25 terms are counted beside the embedding (in the term worker when there is one).
-    const counting = this.terms ? this.terms.count(texts) : null;
-    counting?.catch(() => undefined); // awaited below; this only marks it handled meanwhile
+    // The BM25 terms are counted in the term worker beside the embedding.
+    const counting = this.terms.count(texts);
+    counting.catch(() => undefined); // awaited below; this only marks it handled meanwhile
     const vectors = await this.embedder.embed(texts);
     if (ctx.signal.aborted) throw new Error("aborted");
     await this.vectors.prepare(vectors[0]?.length ?? 0);
-    const counted = counting ? await counting : null;
+    const counted = await counting;
     const chunks: ChunkInsert[] = [];
     for (const [i, c] of built.chunks.entries()) {
-      if (!counted && chunks.length % TOKENIZED_PER_TURN === 0) await this.turn();
       chunks.push({
         chunk_uuid: randomUUID(),
         position: c.position,
@@ -220,7 +216,7 @@ export class IngestPipeline {
         page: c.page ?? null,
         unit: c.unit ?? null,
         token_count: c.tokenCount,
-        terms: counted?.[i] ?? termFrequencies(c.text),
+        terms: counted[i]!,
       });
     }
     const keys = await this.searchable.submit({ item, chunks, vectors, inferred: built.inferred, retry: ctx.job.attempts > 1 });
