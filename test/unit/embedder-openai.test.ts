@@ -124,3 +124,61 @@ describe("openai-compatible embedder", () => {
     assert.equal(server.requests[0]?.body.dimensions, 8);
   });
 });
+
+describe("openai-compatible embedder in its own thread (the service's: no injected functions)", () => {
+  let server: FakeEmbeddingsServer;
+  const config = (): EmbedderConfig => ({
+    provider: "openai",
+    baseUrl: server.baseUrl,
+    model: "text-embedding-fake",
+    dimensions: 8,
+    batchSize: 3,
+    retry: { maxRetries: 0 },
+  });
+
+  before(async () => {
+    server = await startFakeEmbeddingsServer(8);
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it("returns what the in-process client returns, from the same requests", async () => {
+    const texts = ["alpha", "beta", "gamma", "delta", "alphas"];
+    const inProcess = await createEmbedder({ ...config(), sleep: async () => undefined } as EmbedderConfig);
+    const expected = await inProcess.embed(texts);
+    server.requests.length = 0;
+    const threaded = await createEmbedder(config());
+    assert.equal(threaded.id, "openai:text-embedding-fake:8");
+    const [vectors, again] = await Promise.all([threaded.embed(texts), threaded.embed(["beta"])]);
+    assert.deepEqual(vectors, expected);
+    assert.deepEqual(again, [expected[1]]);
+    assert.deepEqual(server.requests.map((r) => r.body.input).sort(), [["alpha", "beta", "gamma"], ["beta"], ["delta", "alphas"]]);
+    await threaded.close();
+    await assert.rejects(threaded.embed(["x"]), /embedder is closed/);
+  });
+
+  it("hands the endpoint's errors back with whether they are retryable", async () => {
+    const embedder = await createEmbedder(config());
+    server.failNext.push({ status: 503 });
+    await assert.rejects(embedder.embed(["x"]), (e: unknown) => e instanceof EmbedderError && e.retryable && /answered 503/.test(e.message));
+    server.failNext.push({ status: 400 });
+    await assert.rejects(embedder.embed(["x"]), (e: unknown) => e instanceof EmbedderError && !e.retryable && /answered 400/.test(e.message));
+    assert.equal((await embedder.embed(["x"])).length, 1, "it goes on answering after errors");
+    await embedder.close();
+  });
+
+  it("checks the settings before starting a thread", async () => {
+    await assert.rejects(createEmbedder({ ...config(), baseUrl: "ftp://nowhere" } as EmbedderConfig), /baseUrl must be an http\(s\) URL/);
+  });
+
+  it("fails the calls under way when the embedder closes (not retryable, as in process)", async () => {
+    const embedder = await createEmbedder(config());
+    const release = server.holdNext();
+    const failed = assert.rejects(embedder.embed(["held"]), (e: unknown) => e instanceof EmbedderError && !e.retryable && /embedder closed/.test(e.message));
+    await new Promise((r) => setTimeout(r, 50));
+    await embedder.close();
+    release();
+    await failed;
+  });
+});

@@ -170,8 +170,13 @@ class OpenAIEmbedder implements Embedder {
   }
 }
 
-export function createOpenAIEmbedder(config: OpenAIEmbedderConfig): Embedder {
+/** Throws on settings no request could succeed with (checked before a thread is started for them). */
+export function checkOpenAIConfig(config: OpenAIEmbedderConfig): void {
   if (!/^https?:\/\//.test(config.baseUrl)) throw new EmbedderError(`baseUrl must be an http(s) URL, got ${config.baseUrl}`);
   if (!Number.isInteger(config.dimensions) || config.dimensions < 1) throw new EmbedderError(`dimensions must be a positive integer`);
+}
+
+export function createOpenAIEmbedder(config: OpenAIEmbedderConfig): Embedder {
+  checkOpenAIConfig(config);
   return new OpenAIEmbedder(config);
 }
