@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newId } from "../../platform/util/ids.js";
 import type { SharedEmbedder } from "../../engines/embeddings/shared-embedder.js";
 import type { JobContext } from "../../platform/jobs/worker.js";
 import type { Executor, Store } from "../../platform/store/db.js";
@@ -209,7 +209,7 @@ export class IngestPipeline {
     const chunks: ChunkInsert[] = [];
     for (const [i, c] of built.chunks.entries()) {
       chunks.push({
-        chunk_uuid: randomUUID(),
+        chunk_uuid: newId(),
         position: c.position,
         content: c.text,
         section_path: c.sectionPath,

@@ -1,5 +1,5 @@
 import { nameProblem } from "../../platform/util/identifiers.js";
-import { randomUUID } from "node:crypto";
+import { newId } from "../../platform/util/ids.js";
 import type { SchemaField } from "../databases/metadata-schema.js";
 import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
 import { DatabaseStore } from "../databases/store.js";
@@ -154,7 +154,7 @@ export class IngestService {
         }
         const row = this.rowOf(scope, draft, aligned, previous);
         if (draft.file) {
-          row.blob_id = randomUUID();
+          row.blob_id = newId();
           await this.blobs.put(tx, row.blob_id, database, draft.file.bytes);
         }
         if (previous) {
@@ -227,7 +227,7 @@ export class IngestService {
     const at = this.now();
     return {
       content_hash: d.contentHash,
-      id: existing?.id ?? randomUUID(),
+      id: existing?.id ?? newId(),
       org_id: scope.orgId,
       database_id: scope.databaseId,
       collection: scope.collection,
