@@ -140,7 +140,7 @@ export interface ConnectorApiUrls {
 
 export type EmbeddingConfig =
   | { provider: "local"; workers: number; queryWorkers: number; batchNice: number; precision: "int8" | "float32" }
-  | { provider: "openai"; baseUrl: string; apiKey: string | null; model: string; dimensions: number; batchNice: number }
+  | { provider: "openai"; baseUrl: string; apiKey: string | null; model: string; dimensions: number }
   | { provider: "transformers"; model: string; localModelPath: string | null; dimensions: number | null };
 
 export interface ChatModelSettings {
@@ -213,7 +213,6 @@ function embedding(env: Env): EmbeddingConfig {
         apiKey: env.EMBEDDING_API_KEY?.trim() || null,
         model: required(env, "EMBEDDING_MODEL", "with EMBEDDING_PROVIDER=openai"),
         dimensions: int(env, "EMBEDDING_DIMENSIONS", 1536, 1, 65536),
-        batchNice: int(env, "INDEXING_NICE", 10, 0, 19),
       };
     case "transformers":
       return {

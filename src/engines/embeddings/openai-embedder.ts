@@ -26,12 +26,6 @@ export interface OpenAIEmbedderConfig {
   /** Per-request timeout; default 30 s. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
-  /**
-   * Nice value of the thread that makes the requests of batches (INDEXING_NICE; Linux), so that on
-   * busy cores the thread that answers requests runs first. Urgent calls (queries) are made on the
-   * caller's thread. Used only where the client runs in a thread (createEmbedder without injected functions).
-   */
-  threadNice?: number;
   /** Injected for tests; default global fetch. */
   fetch?: typeof fetch;
   /** Injected for tests; default setTimeout-based sleep. */

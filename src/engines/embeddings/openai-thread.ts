@@ -1,8 +1,8 @@
 import type { Worker } from "node:worker_threads";
 import { spawnModuleWorker } from "../../platform/util/module-worker.js";
 import { EmbedderError } from "./embedder.js";
-import type { EmbedOptions, Embedder } from "./embedder.js";
-import { checkOpenAIConfig, createOpenAIEmbedder, type OpenAIEmbedderConfig } from "./openai-embedder.js";
+import type { Embedder } from "./embedder.js";
+import { checkOpenAIConfig, type OpenAIEmbedderConfig } from "./openai-embedder.js";
 import type { EndpointReply, EndpointRequest, EndpointWorkerData } from "./openai-thread-messages.js";
 
 interface Pending {
@@ -13,9 +13,8 @@ interface Pending {
 /**
  * The OpenAI-compatible embedder with its requests made in a worker thread: encoding the texts,
  * the HTTP exchange and decoding the vectors (a tenth of the request thread while items were made
- * searchable with a fast endpoint) run beside the thread that answers requests, at INDEXING_NICE;
- * the vectors come back as transferred buffers. Urgent calls (a query's text) are made on the
- * caller's thread: one short text costs little there, and it never waits for the niced thread. The worker starts on first use and again after it dies: the calls
+ * searchable with a fast endpoint) run beside the thread that answers requests; the vectors come
+ * back as transferred buffers. The worker starts on first use and again after it dies: the calls
  * it had not answered fail as retryable (their jobs try again), never silently.
  */
 class ThreadedOpenAIEmbedder implements Embedder {
@@ -25,20 +24,16 @@ class ThreadedOpenAIEmbedder implements Embedder {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
-  /** For urgent calls. */
-  private readonly direct: Embedder;
 
   constructor(private readonly config: EndpointWorkerData) {
     checkOpenAIConfig(config);
-    this.direct = createOpenAIEmbedder(config);
     this.id = `openai:${config.model}:${config.dimensions}`;
     this.dimensions = config.dimensions;
   }
 
-  embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+  embed(texts: string[]): Promise<Float32Array[]> {
     if (this.closed) return Promise.reject(new EmbedderError("embedder is closed"));
     if (texts.length === 0) return Promise.resolve([]);
-    if (options.urgent === true) return this.direct.embed(texts);
     let worker: Worker;
     try {
       worker = this.worker ?? this.spawn();
@@ -59,7 +54,7 @@ class ThreadedOpenAIEmbedder implements Embedder {
     const worker = this.worker;
     this.worker = null;
     this.failAll(new EmbedderError("request aborted: embedder closed"));
-    await Promise.all([this.direct.close(), worker?.terminate()]);
+    await worker?.terminate();
   }
 
   private spawn(): Worker {

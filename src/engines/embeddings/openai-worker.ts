@@ -1,15 +1,12 @@
 // Worker thread body of the threaded OpenAI-compatible embedder: the HTTP exchange off the request thread.
 import { parentPort, workerData } from "node:worker_threads";
-import { lowerThreadPriority } from "../../platform/util/thread-priority.js";
 import { EmbedderError } from "./embedder.js";
 import { createOpenAIEmbedder } from "./openai-embedder.js";
 import type { EndpointReply, EndpointRequest, EndpointWorkerData } from "./openai-thread-messages.js";
 
 const port = parentPort;
 if (port === null) throw new Error("openai-worker must run in a worker thread");
-const data = workerData as EndpointWorkerData;
-lowerThreadPriority(data.threadNice ?? 0);
-const embedder = createOpenAIEmbedder(data);
+const embedder = createOpenAIEmbedder(workerData as EndpointWorkerData);
 
 port.on("message", (request: EndpointRequest) => {
   embedder.embed(request.texts).then(

@@ -152,7 +152,6 @@ function providerConfig(config: EmbeddingConfig): Parameters<typeof createEmbedd
         baseUrl: config.baseUrl,
         model: config.model,
         dimensions: config.dimensions,
-        threadNice: config.batchNice,
         ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       };
     case "transformers":
