@@ -2,7 +2,6 @@ import type { Embedder } from "./embedder.js";
 import { createLocalEmbedder } from "./local-embedder.js";
 import type { LocalEmbedderConfig } from "./local-embedder.js";
 import { createOpenAIEmbedder } from "./openai-embedder.js";
-import { createThreadedOpenAIEmbedder, threadable } from "./openai-thread.js";
 import type { OpenAIEmbedderConfig } from "./openai-embedder.js";
 import { createTransformersEmbedder } from "./transformers-embedder.js";
 import type { TransformersEmbedderConfig } from "./transformers-embedder.js";
@@ -16,8 +15,7 @@ export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> 
     case "local":
       return createLocalEmbedder(config);
     case "openai":
-      // In a thread of its own unless a test injected functions (they cannot cross to it).
-      return threadable(config) ? createThreadedOpenAIEmbedder(config) : createOpenAIEmbedder(config);
+      return createOpenAIEmbedder(config);
     case "transformers":
       return createTransformersEmbedder(config);
   }

@@ -170,13 +170,8 @@ class OpenAIEmbedder implements Embedder {
   }
 }
 
-/** Throws on settings no request could succeed with (checked before a thread is started for them). */
-export function checkOpenAIConfig(config: OpenAIEmbedderConfig): void {
+export function createOpenAIEmbedder(config: OpenAIEmbedderConfig): Embedder {
   if (!/^https?:\/\//.test(config.baseUrl)) throw new EmbedderError(`baseUrl must be an http(s) URL, got ${config.baseUrl}`);
   if (!Number.isInteger(config.dimensions) || config.dimensions < 1) throw new EmbedderError(`dimensions must be a positive integer`);
-}
-
-export function createOpenAIEmbedder(config: OpenAIEmbedderConfig): Embedder {
-  checkOpenAIConfig(config);
   return new OpenAIEmbedder(config);
 }
