@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { chunkDocument, chunkMemory, wordPieceEstimate } from "../../src/engines/documents/chunk/index.js";
+import { wordPieceCount } from "../../src/engines/documents/chunk/token-spans.js";
 import type { Chunk } from "../../src/engines/documents/chunk/index.js";
 import { parseFile } from "../../src/engines/documents/parse/index.js";
 import type { ParsedDocument } from "../../src/engines/documents/parse/index.js";
@@ -98,6 +99,24 @@ describe("chunkDocument", () => {
     const doc = { format: "txt", title: "", text: "", blocks: [], metadata: {} } satisfies ParsedDocument;
     assert.throws(() => chunkDocument(doc, { maxTokens: 10, overlapTokens: 10 }), RangeError);
     assert.throws(() => chunkDocument(doc, { maxTokens: 0 }), RangeError);
+  });
+});
+
+describe("wordPieceCount", () => {
+  it("counts what wordPieceEstimate spans, whatever the script, punctuation or run length", () => {
+    const texts = [
+      "",
+      "   \t\n ",
+      "Plain words, and punctuation!?",
+      "héllo wörld e\u0301\u0301 café",
+      "emoji 😀😀 and 中文字符测试 and ١٢٣٤",
+      "https://example.com/" + "a".repeat(40) + "?x=1&y=2",
+      "snake_case_identifier_that_is_long " + "x".repeat(25),
+      "lone \ud800 surrogate \udc00 here",
+      "nbsp\u00a0em\u2003space\u3000ideographic",
+      "...---***",
+    ];
+    for (const text of texts) assert.equal(wordPieceCount(text), wordPieceEstimate(text).length, JSON.stringify(text));
   });
 });
 

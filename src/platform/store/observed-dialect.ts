@@ -26,18 +26,28 @@ function observedDriver(driver: Driver, onError: (err: unknown) => void): Driver
       throw err;
     }
   };
+  // One proxy per connection, made once: SQLite's driver hands out its one connection for every
+  // statement, and a new proxy (and its bound functions) each time was garbage per statement.
+  const proxies = new WeakMap<DatabaseConnection, DatabaseConnection>();
   const wrap = (conn: DatabaseConnection): DatabaseConnection => {
+    const known = proxies.get(conn);
+    if (known !== undefined) return known;
+    const execute: DatabaseConnection["executeQuery"] = (query, options) => observe(() => conn.executeQuery(query, options));
+    const bound = new Map<PropertyKey, unknown>();
     const proxy = new Proxy(conn, {
       get(target, prop) {
-        if (prop === "executeQuery") {
-          const execute: DatabaseConnection["executeQuery"] = (query, options) => observe(() => target.executeQuery(query, options));
-          return execute;
-        }
+        if (prop === "executeQuery") return execute;
         const value: unknown = Reflect.get(target, prop, target);
-        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        if (typeof value !== "function") return value;
+        const cached = bound.get(prop);
+        if (cached !== undefined) return cached;
+        const fn = (value as (...args: unknown[]) => unknown).bind(target);
+        bound.set(prop, fn);
+        return fn;
       },
     });
     originals.set(proxy, conn);
+    proxies.set(conn, proxy);
     return proxy;
   };
   const observed: Driver = {

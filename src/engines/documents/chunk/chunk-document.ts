@@ -1,7 +1,7 @@
 import type { Block, ParsedDocument } from "../parse/parsed-document.js";
 import type { Chunk, ChunkOptions, ResolvedChunkOptions } from "./chunk-types.js";
 import { splitLongText } from "./split-long-text.js";
-import { wordPieceEstimate } from "./token-spans.js";
+import { wordPieceCount, wordPieceEstimate } from "./token-spans.js";
 
 const DEFAULT_MAX_TOKENS = 256;
 const DEFAULT_OVERLAP_TOKENS = 32;
@@ -13,7 +13,10 @@ function resolveChunkOptions(options: ChunkOptions = {}): ResolvedChunkOptions {
   if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens >= maxTokens) {
     throw new RangeError(`overlapTokens must be an integer in [0, maxTokens), got ${overlapTokens}`);
   }
-  return { maxTokens, overlapTokens, tokenSpans: options.tokenSpans ?? wordPieceEstimate };
+  const spans = options.tokenSpans;
+  return spans
+    ? { maxTokens, overlapTokens, tokenSpans: spans, countTokens: (text) => spans(text).length }
+    : { maxTokens, overlapTokens, tokenSpans: wordPieceEstimate, countTokens: wordPieceCount };
 }
 
 /** Blocks that may share a chunk: the same unit, or else the same section on the same page. */
@@ -72,7 +75,7 @@ class GroupPacker {
 
   pack(group: Block[]): void {
     for (const block of group) {
-      const tokens = this.options.tokenSpans(block.text).length;
+      const tokens = this.options.countTokens(block.text);
       if (tokens > this.options.maxTokens) {
         // Headings waiting for content go into the first piece of the long block.
         const onlyHeadings = this.pending.every((b) => b.kind === "heading");

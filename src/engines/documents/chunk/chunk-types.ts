@@ -28,4 +28,6 @@ export interface ResolvedChunkOptions {
   maxTokens: number;
   overlapTokens: number;
   tokenSpans: TokenSpanner;
+  /** `tokenSpans(text).length`, without the spans when the counter has a cheaper way. */
+  countTokens: (text: string) => number;
 }

@@ -18,3 +18,33 @@ export const wordPieceEstimate: TokenSpanner = (text) => {
   }
   return spans;
 };
+
+const WORD = /[\p{L}\p{M}\p{N}_]+/uy;
+const SPACE = /\s+/uy;
+const OTHER = /[^\s\p{L}\p{M}\p{N}_]/uy;
+
+/**
+ * `wordPieceEstimate(text).length` without building the spans: chunking counts the tokens of every
+ * block, and the spans and match objects of that count were a fifth of what indexing allocated.
+ */
+export function wordPieceCount(text: string): number {
+  let count = 0;
+  let i = 0;
+  while (i < text.length) {
+    WORD.lastIndex = i;
+    if (WORD.test(text)) {
+      count += Math.ceil((WORD.lastIndex - i) / MAX_PIECE_CHARS);
+      i = WORD.lastIndex;
+      continue;
+    }
+    SPACE.lastIndex = i;
+    if (SPACE.test(text)) {
+      i = SPACE.lastIndex;
+      continue;
+    }
+    OTHER.lastIndex = i;
+    if (OTHER.test(text)) count += 1;
+    i = OTHER.lastIndex > i ? OTHER.lastIndex : i + 1;
+  }
+  return count;
+}
