@@ -4,7 +4,7 @@ import { GraphBuilder } from "../features/context-graph/graph-builder.js";
 import { DatabaseService } from "../features/databases/service.js";
 import { graphCollectionLister } from "../features/graph-collections/service.js";
 import { ChunkBuilder } from "../features/ingestion/build-chunks.js";
-import { scheduleGraphJobs } from "../features/ingestion/jobs.js";
+import { pipelineJobs } from "../features/ingestion/jobs.js";
 import { graphStage, IngestPipeline } from "../features/ingestion/pipeline.js";
 import { IngestService } from "../features/ingestion/service.js";
 import { ByteBudget } from "../platform/util/byte-budget.js";
@@ -67,7 +67,7 @@ export function buildContextFeatures(
   });
   const graphBuilder = new GraphBuilder(store, relationExtractorOf(config), extraction);
   const webhooks = createWebhooks(config, store, queue, (outcome) => metrics.webhookDelivery(outcome));
-  const pipeline = new IngestPipeline(store, chunker, embedder, vectors, scheduleGraphJobs(queue), {
+  const pipeline = new IngestPipeline(store, chunker, embedder, vectors, pipelineJobs(queue), {
     graph: [graphStage(graphBuilder)],
     // Terminal indexing outcomes become webhook deliveries in the same transaction (outbox).
     statusListeners: [

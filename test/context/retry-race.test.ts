@@ -1,31 +1,22 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { JobContext } from "../../src/platform/jobs/worker.js";
-import { startFakeEmbeddingsServer } from "../helpers/fake-embeddings-server.js";
-import { createReadyDatabase, eventually, startTestApp } from "../helpers/harness.js";
+import { eventually } from "../helpers/harness.js";
+import { appRunningJobsByHand } from "../helpers/hand-run-jobs.js";
 
 /** A retried `ingest.item` attempt, as the worker runs it after an earlier one's lease expired. */
 const attempt = (n: number): JobContext => ({
   job: { id: `by-hand-${n}`, kind: "ingest.item", payload: {}, attempts: n, maxAttempts: 4, leaseOwner: `test-${n}` },
   signal: new AbortController().signal,
+  completedIn: () => undefined, // no worker runs these attempts: nothing to tell
 });
 
 // Found by the fault suite on PostgreSQL: two attempts of one item's job overlapped (the first's
 // lease expired under load), the later one made the item searchable first, and the earlier one,
 // arriving second, deleted the winner's chunks as "leftovers" before its status fence refused it.
 test("an ingest attempt that loses the race to a later attempt leaves the winner's chunks alone", { timeout: 120_000 }, async (t) => {
-  const embeddings = await startFakeEmbeddingsServer(16);
-  t.after(() => embeddings.close());
-  const app = await startTestApp({
-    EMBEDDING_PROVIDER: "openai",
-    EMBEDDING_BASE_URL: embeddings.baseUrl,
-    EMBEDDING_MODEL: "fake",
-    EMBEDDING_DIMENSIONS: "16",
-  });
-  t.after(() => app.close());
-  await createReadyDatabase(app, "race");
-  // From here on only this test runs the item's attempts.
-  await app.app.worker.stop(10_000);
+  // Only this test runs the item's attempts.
+  const { app, embeddings } = await appRunningJobsByHand(t, "race");
   const text = "Ada Lovelace wrote the first published algorithm for the Analytical Engine.";
   const ingest = await app.request("POST", "/context/ingest", {
     body: { type: "knowledge", database: "race", app_knowledge: [{ id: "raced", type: "note", content: { text } }] },

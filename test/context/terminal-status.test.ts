@@ -13,6 +13,7 @@ import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 const firstAttempt = (): JobContext => ({
   job: { id: "by-hand", kind: "ingest.graph", payload: {}, attempts: 1, maxAttempts: 4, leaseOwner: "test" },
   signal: new AbortController().signal,
+  completedIn: () => undefined, // no worker runs these attempts: nothing to tell
 });
 
 describe("a terminal status is never overwritten (fenced on state and generation)", () => {

@@ -1,14 +1,19 @@
 import type { JobHandlerSet } from "../../platform/jobs/job-handlers.js";
 import type { ContextMaintenance } from "../items/maintenance.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
-import type { GraphScheduler, IngestPipeline } from "./pipeline.js";
+import type { IngestPipeline, PipelineJobs } from "./pipeline.js";
 import { graphJobKey } from "./service.js";
 
-/** Enqueues the `ingest.graph` jobs of items inside the transaction that makes them searchable. */
-export function scheduleGraphJobs(queue: JobQueue): GraphScheduler {
-  return async (tx, items) => {
-    const jobs = items.map((item) => ({ payload: { itemId: item.id, generation: item.generation }, dedupeKey: graphJobKey(item.id, item.generation) }));
-    await queue.enqueueMany("ingest.graph", jobs, { executor: tx });
+/** The pipeline's job writes inside the transaction that makes items searchable. */
+export function pipelineJobs(queue: JobQueue): PipelineJobs {
+  return {
+    scheduleGraph: async (tx, items) => {
+      const jobs = items.map((item) => ({ payload: { itemId: item.id, generation: item.generation }, dedupeKey: graphJobKey(item.id, item.generation) }));
+      await queue.enqueueMany("ingest.graph", jobs, { executor: tx });
+    },
+    complete: async (tx, jobs) => {
+      await queue.completeMany(jobs, tx);
+    },
   };
 }
 

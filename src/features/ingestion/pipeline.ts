@@ -1,6 +1,7 @@
 import { newId } from "../../platform/util/ids.js";
 import type { SharedEmbedder } from "../../engines/embeddings/shared-embedder.js";
 import type { JobContext } from "../../platform/jobs/worker.js";
+import type { ClaimedJob } from "../../platform/jobs/queue.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { IndexingStatus } from "../items/item-types.js";
 import type { TermCounter } from "../../engines/bm25/term-counter.js";
@@ -59,8 +60,13 @@ export interface PipelineStages {
   readonly terms: TermCounter;
 }
 
-/** Schedules the graph jobs of items inside the transaction that makes them searchable. */
-export type GraphScheduler = (tx: Executor, items: readonly ItemRow[]) => Promise<void>;
+/** The job writes made inside the transaction that makes items searchable. */
+export interface PipelineJobs {
+  /** Enqueues the items' `ingest.graph` jobs. */
+  scheduleGraph(tx: Executor, items: readonly ItemRow[]): Promise<void>;
+  /** Completes the `ingest.item` jobs whose work the transaction commits (those whose lease is still held). */
+  complete(tx: Executor, jobs: readonly ClaimedJob[]): Promise<void>;
+}
 
 /** An item ready to become searchable: its chunks and their vectors. */
 interface Searchable {
@@ -68,8 +74,8 @@ interface Searchable {
   readonly chunks: readonly ChunkInsert[];
   readonly vectors: readonly Float32Array[];
   readonly inferred: string | null;
-  /** A retried job: clear whatever an earlier attempt may have left. */
-  readonly retry: boolean;
+  /** Its `ingest.item` job: completed in the same transaction; a retried one clears whatever an earlier attempt may have left. */
+  readonly ctx: JobContext;
 }
 
 class Superseded extends Error {}
@@ -106,7 +112,7 @@ export class IngestPipeline {
     private readonly builder: ChunkBuilder,
     private readonly embedder: SharedEmbedder,
     private readonly vectors: VectorStore,
-    private readonly scheduleGraph: GraphScheduler,
+    private readonly jobs: PipelineJobs,
     stages: PipelineStages,
     private readonly now: () => number = Date.now,
   ) {
@@ -219,7 +225,7 @@ export class IngestPipeline {
         terms: counted[i]!,
       });
     }
-    const keys = await this.searchable.submit({ item, chunks, vectors, inferred: built.inferred, retry: ctx.job.attempts > 1 });
+    const keys = await this.searchable.submit({ item, chunks, vectors, inferred: built.inferred, ctx });
     if (!keys) throw new Superseded();
   }
 
@@ -256,7 +262,7 @@ export class IngestPipeline {
         // that lost the race (another one, claimed after this one's lease expired, already made
         // the item searchable) must not delete the winner's chunks. The fault suite found items
         // completed with chunk_count 2 and no chunks that way.
-        if (e.retry) await items.deleteChunks(orgOf(e.item), e.item.id);
+        if (e.ctx.job.attempts > 1) await items.deleteChunks(orgOf(e.item), e.item.id);
         live.push(e);
       }
       const keys = await items.insertChunksOf(live);
@@ -264,10 +270,16 @@ export class IngestPipeline {
         tx,
         live.map((e, i) => ({ scope: scopeOf(e.item), keys: keys[i]!, vectors: e.vectors })),
       );
-      await this.scheduleGraph(
+      await this.jobs.scheduleGraph(
         tx,
         live.map((e) => e.item),
       );
+      // Their jobs complete with them: one statement here rather than a transaction of their own.
+      await this.jobs.complete(
+        tx,
+        live.map((e) => e.ctx.job),
+      );
+      for (const e of live) e.ctx.completedIn(tx);
       return new Map(live.map((e, i) => [e, keys[i]!]));
     });
     await this.vectors.indexAddedMany([...written].map(([e, keys]) => ({ scope: scopeOf(e.item), keys, vectors: e.vectors })));

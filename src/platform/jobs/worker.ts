@@ -8,11 +8,19 @@ import { inSystemScope } from "../store/row-scope.js";
 import { withLogContext } from "../log-context.js";
 import { isStoreUnavailable } from "../store/errors.js";
 import { yieldToEventLoop } from "../util/yield-to-event-loop.js";
+import { afterCommit } from "../store/after-commit.js";
+import type { Executor } from "../store/db.js";
 
 export interface JobContext {
   readonly job: ClaimedJob;
   /** Aborted when the job times out or the worker shuts down; long handlers should check it. */
   readonly signal: AbortSignal;
+  /**
+   * The handler completes the job itself in its transaction `tx` (JobQueue.completeMany on it),
+   * so that the completion commits with the job's work, not in a transaction of its own; once
+   * `tx` commits, the worker does not complete the job again.
+   */
+  completedIn(tx: Executor): void;
 }
 
 export type JobHandler<K extends JobKind> = (payload: JobPayload<K>, ctx: JobContext) => Promise<void>;
@@ -208,6 +216,12 @@ export class JobWorker {
       return;
     }
     let timer: NodeJS.Timeout | undefined;
+    let completedByHandler = false;
+    const ctx: JobContext = {
+      job,
+      signal: abort.signal,
+      completedIn: (tx) => afterCommit(tx, () => (completedByHandler = true)),
+    };
     try {
       const handler = this.handlers[job.kind] as JobHandler<JobKind>;
       const timeout = new Promise<never>((_, reject) => {
@@ -218,8 +232,8 @@ export class JobWorker {
         // The job's own work keeps the process alive; its deadline must not.
         timer.unref();
       });
-      await Promise.race([handler(job.payload, { job, signal: abort.signal }), timeout]);
-      if (await this.completions.submit(job)) logger.debug?.({ attempts: job.attempts }, "job completed");
+      await Promise.race([handler(job.payload, ctx), timeout]);
+      if (completedByHandler || (await this.completions.submit(job))) logger.debug?.({ attempts: job.attempts }, "job completed");
       else logger.warn({ jobId: job.id, kind: job.kind }, "job lease lost before completion");
     } catch (err) {
       if (this.stopping && abort.signal.aborted) return; // released by stop()
