@@ -1,5 +1,7 @@
-import { sql } from "kysely";
+import { sql, type Insertable } from "kysely";
 import type { Executor } from "../../platform/store/db.js";
+import type { Schema } from "../../platform/store/schema.js";
+import { statementTemplate } from "../../platform/store/statement-templates.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { ContextChunksTable, ContextItemsTable } from "./rows.js";
 import { encodeTerms } from "./chunk-terms.js";
@@ -48,6 +50,16 @@ export interface ChunkInsert {
 
 /** Rows per multi-row INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
 const CHUNK_ROWS_PER_STATEMENT = 500;
+/** The multi-row insert of ItemStore.insertMany, compiled once per row count. */
+const itemInserts = statementTemplate(
+  (rows: readonly ItemRow[]) => String(rows.length),
+  (db, rows) => db.insertInto("context_items").values(rows),
+);
+/** The multi-row insert of insertChunksOf, compiled once per row count. */
+const insertChunkRows = statementTemplate(
+  (rows: ReadonlyArray<Insertable<Schema["context_chunks"]>>) => String(rows.length),
+  (db, rows) => db.insertInto("context_chunks").values(rows).returning(["chunk_uuid", "chunk_key"]),
+);
 /** One corpus of one collection of a database of an organization: where a public item id is unique. */
 export type ItemScope = ContentScope;
 
@@ -160,11 +172,7 @@ export class ItemStore {
 
   async insertMany(rows: readonly ItemRow[]): Promise<void> {
     // 37 columns: 100 rows stay far below either backend's bound-parameter limit.
-    for (let i = 0; i < rows.length; i += 100)
-      await this.db
-        .insertInto("context_items")
-        .values(rows.slice(i, i + 100))
-        .execute();
+    for (let i = 0; i < rows.length; i += 100) await itemInserts.run(this.db, rows.slice(i, i + 100));
   }
 
   async replace(row: ItemRow): Promise<void> {
@@ -207,13 +215,15 @@ export class ItemStore {
     }
     for (const { item, extra, ids } of groups.values()) {
       for (let i = 0; i < ids.length; i += CHUNK_ROWS_PER_STATEMENT) {
-        const rows = await statusWrite(this.db, item, ids.slice(i, i + CHUNK_ROWS_PER_STATEMENT), live, {
-          status,
-          updated_at: at,
-          error_code: error?.code ?? null,
-          message: error?.message ?? null,
-          ...extra,
-        }).execute();
+        const set: StatusWriteValues["set"] = { status, updated_at: at, error_code: error?.code ?? null, message: error?.message ?? null };
+        if (extra.chunk_count !== undefined) set.chunk_count = extra.chunk_count;
+        if (extra.inferred_content !== undefined) set.inferred_content = extra.inferred_content;
+        const rows = await statusWrites.run(this.db, {
+          item: { org_id: item.org_id, generation: item.generation },
+          ids: ids.slice(i, i + CHUNK_ROWS_PER_STATEMENT),
+          live,
+          set,
+        });
         for (const r of rows) moved.add(movedKey({ id: r.id, generation: item.generation }));
       }
     }
@@ -282,11 +292,7 @@ export class ItemStore {
     // Keys come back by uuid: neither backend promises RETURNING rows in VALUES order.
     const keyOf = new Map<string, number>();
     for (let i = 0; i < rows.length; i += CHUNK_ROWS_PER_STATEMENT) {
-      const inserted = await this.db
-        .insertInto("context_chunks")
-        .values(rows.slice(i, i + CHUNK_ROWS_PER_STATEMENT))
-        .returning(["chunk_uuid", "chunk_key"])
-        .execute();
+      const inserted = await insertChunkRows.run(this.db, rows.slice(i, i + CHUNK_ROWS_PER_STATEMENT));
       for (const r of inserted) keyOf.set(r.chunk_uuid, Number(r.chunk_key));
     }
     const keys = entries.map(({ chunks }) =>
@@ -382,6 +388,19 @@ export function statusWrite(
     .where(sql<string>`${sql.ref("status")} || ''`, "in", [...live])
     .returning("id");
 }
+
+interface StatusWriteValues {
+  readonly item: Pick<ItemKey, "org_id" | "generation">;
+  readonly ids: readonly string[];
+  readonly live: readonly IndexingStatus[];
+  readonly set: Pick<ItemRow, "status" | "updated_at" | "error_code" | "message"> & StatusExtra;
+}
+
+/** statusWrite compiled once per shape: the pipeline's status writes run for every group of items. */
+const statusWrites = statementTemplate(
+  (v: StatusWriteValues) => `${v.ids.length}:${v.live.length}:${Object.keys(v.set).join()}`,
+  (db, v) => statusWrite(db, v.item, v.ids, v.live, v.set),
+);
 
 /**
  * The statement of ItemStore.statuses. Both corpora are named when either may hold the ids: the

@@ -1,6 +1,8 @@
 import { accessSync, constants, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { sql } from "kysely";
+import { sql, type Insertable } from "kysely";
+import type { Schema } from "../../platform/store/schema.js";
+import { statementTemplate } from "../../platform/store/statement-templates.js";
 import { indexFileStem } from "./index-file-stem.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
@@ -46,6 +48,11 @@ export interface VectorHit {
 
 const toBlob = (v: Float32Array): Uint8Array => new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice();
 const fromBlob = (b: Uint8Array): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+/** The multi-row insert of VectorStore.insertMany, compiled once per row count. */
+const vectorInserts = statementTemplate(
+  (rows: ReadonlyArray<Insertable<Schema["context_vectors"]>>) => String(rows.length),
+  (db, rows) => db.insertInto("context_vectors").values(rows),
+);
 /** Below this many vectors a bulk insert runs on one native thread (starting threads costs more). */
 const PARALLEL_ADD_MIN = 16;
 /** The corpus as an SQL literal (a closed set), so the planner matches the per-corpus partial index. */
@@ -142,11 +149,7 @@ export class VectorStore {
         embedding: pg ? toPgVector(vectors[i]!) : toBlob(vectors[i]!),
       })),
     );
-    for (let i = 0; i < rows.length; i += 100)
-      await tx
-        .insertInto("context_vectors")
-        .values(rows.slice(i, i + 100))
-        .execute();
+    for (let i = 0; i < rows.length; i += 100) await vectorInserts.run(tx, rows.slice(i, i + 100));
   }
 
   /** After the insert committed: make the vectors searchable in the in-process index (SQLite). */

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type UpdateObject } from "kysely";
 import type { Backend, Executor } from "../store/db.js";
 import type { Schema } from "../store/schema.js";
+import { isExpression, statementTemplate } from "../store/statement-templates.js";
 
 export type JobStatus = "queued" | "running" | "completed" | "dead";
 
@@ -77,6 +78,31 @@ const JOB_ROWS_PER_STATEMENT = 500;
  * The SQL of the job queue (queue.ts keeps the rules: leases, retries, dead-lettering). The jobs
  * of every organization share this table on purpose: workers claim whatever is due.
  */
+function leasedUpdate(db: Executor, jobs: readonly LeasedJob[], set: JobChange) {
+  return db
+    .updateTable("jobs")
+    .set(set)
+    .where((eb) => eb.or(jobs.map((j) => eb.and([eb("id", "=", j.id), eb("lease_owner", "=", j.leaseOwner)]))))
+    .where("status", "=", "running")
+    .returning("id");
+}
+
+/** leasedUpdate compiled once per shape: completions and lease extensions run for every group of jobs. */
+const leasedUpdates = statementTemplate(
+  (v: { jobs: readonly LeasedJob[]; set: JobChange }) => `${v.jobs.length}:${Object.keys(v.set).join()}`,
+  (db, v) => leasedUpdate(db, v.jobs, v.set),
+);
+
+/** The multi-row insert of JobStore.insertMany, compiled once per row count. */
+const jobInserts = statementTemplate(
+  (rows: readonly JobRow[]) => String(rows.length),
+  (db, rows) =>
+    db
+      .insertInto("jobs")
+      .values(rows)
+      .onConflict((oc) => oc.column("dedupe_key").where("dedupe_key", "is not", null).doNothing()),
+);
+
 export class JobStore {
   constructor(
     private readonly db: Executor,
@@ -89,12 +115,7 @@ export class JobStore {
    * (PostgreSQL's is 65,535).
    */
   async insertMany(rows: readonly JobRow[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += JOB_ROWS_PER_STATEMENT)
-      await this.db
-        .insertInto("jobs")
-        .values(rows.slice(i, i + JOB_ROWS_PER_STATEMENT))
-        .onConflict((oc) => oc.column("dedupe_key").where("dedupe_key", "is not", null).doNothing())
-        .execute();
+    for (let i = 0; i < rows.length; i += JOB_ROWS_PER_STATEMENT) await jobInserts.run(this.db, rows.slice(i, i + JOB_ROWS_PER_STATEMENT));
   }
 
   /** Leases up to `limit` runnable jobs (due, or with an expired lease) to `owner`, counting an attempt. */
@@ -106,13 +127,10 @@ export class JobStore {
   /** Applies `set` to those of the jobs still running under the lease they were claimed with; returns their ids. */
   async updateLeased(jobs: readonly LeasedJob[], set: JobChange): Promise<Set<string>> {
     if (jobs.length === 0) return new Set();
-    const rows = await this.db
-      .updateTable("jobs")
-      .set(set)
-      .where((eb) => eb.or(jobs.map((j) => eb.and([eb("id", "=", j.id), eb("lease_owner", "=", j.leaseOwner)]))))
-      .where("status", "=", "running")
-      .returning("id")
-      .execute();
+    // A change computed in SQL (an attempt given back) has no template: those are one job at a time.
+    const rows = Object.values(set).some(isExpression)
+      ? await leasedUpdate(this.db, jobs, set).execute()
+      : await leasedUpdates.run(this.db, { jobs: jobs.map((j) => ({ id: j.id, leaseOwner: j.leaseOwner })), set });
     return new Set(rows.map((r) => r.id));
   }
 
