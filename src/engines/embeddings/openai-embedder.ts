@@ -1,3 +1,4 @@
+import { endianness } from "node:os";
 import { EmbedderError } from "./embedder.js";
 import type { Embedder } from "./embedder.js";
 import { l2Normalize } from "./l2-normalize.js";
@@ -52,9 +53,15 @@ function isEmbeddingResponse(value: unknown): value is EmbeddingResponse {
 }
 
 /** A base64 embedding: little-endian float32 values. */
+const LITTLE_ENDIAN = endianness() === "LE";
+
 function decodeBase64(text: string): Float32Array {
   const bytes = Buffer.from(text, "base64");
   if (bytes.length % 4 !== 0) throw new EmbedderError("embeddings endpoint returned a base64 embedding that is not float32");
+  // The bytes are little-endian float32: on a little-endian host a copy of them is the array
+  // (element by element with readFloatLE was 13 us a 512-dimension vector, 1.5% of the request
+  // thread in bench:ingest with an instant endpoint).
+  if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
   const out = new Float32Array(bytes.length / 4);
   for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
   return out;
