@@ -71,6 +71,22 @@ test("a template writes each run's own values, for every shape, as kysely's stat
   );
 });
 
+test("a template reads each row by its keys: rows listing them in another order are stored right", async () => {
+  await inserts.run(t.app.store.db, [job("tpl-d1", 1, "first")]);
+  // The same keys, reversed (as another builder of rows might list them), and one row again.
+  const reversed = Object.fromEntries(Object.entries(job("tpl-d2", 2, "second")).reverse()) as unknown as JobRow;
+  await inserts.run(t.app.store.db, [reversed]);
+  assert.deepEqual(await stored("tpl-d"), [
+    { id: "tpl-d1", payload: "first", run_at: 1 },
+    { id: "tpl-d2", payload: "second", run_at: 2 },
+  ]);
+  // Other keys with as many values is another layout, refused.
+  const { dedupe_key: _dropped, ...rest } = job("tpl-d3", 3, "third");
+  const renamed = { ...rest, extra_column: null } as unknown as JobRow;
+  await assert.rejects(inserts.run(t.app.store.db, [renamed]), /does not fix its values' layout/);
+  assert.equal((await stored("tpl-d")).length, 2);
+});
+
 test("a template runs in the transaction it is given: a rollback takes its rows back", async () => {
   await assert.rejects(
     t.app.store.transaction(async (tx) => {

@@ -52,9 +52,9 @@ function isEmbeddingResponse(value: unknown): value is EmbeddingResponse {
   );
 }
 
-/** A base64 embedding: little-endian float32 values. */
 const LITTLE_ENDIAN = endianness() === "LE";
 
+/** A base64 embedding: little-endian float32 values. */
 function decodeBase64(text: string): Float32Array {
   const bytes = Buffer.from(text, "base64");
   if (bytes.length % 4 !== 0) throw new EmbedderError("embeddings endpoint returned a base64 embedding that is not float32");

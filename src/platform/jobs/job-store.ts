@@ -74,10 +74,7 @@ export function claimStatement(backend: Backend, owner: string, at: number, leas
 /** Rows per multi-row insert of jobs (see insertMany). */
 const JOB_ROWS_PER_STATEMENT = 500;
 
-/**
- * The SQL of the job queue (queue.ts keeps the rules: leases, retries, dead-lettering). The jobs
- * of every organization share this table on purpose: workers claim whatever is due.
- */
+/** The statement of JobStore.updateLeased: `set` on those of `jobs` still running under their lease. */
 function leasedUpdate(db: Executor, jobs: readonly LeasedJob[], set: JobChange) {
   return db
     .updateTable("jobs")
@@ -103,6 +100,10 @@ const jobInserts = statementTemplate(
       .onConflict((oc) => oc.column("dedupe_key").where("dedupe_key", "is not", null).doNothing()),
 );
 
+/**
+ * The SQL of the job queue (queue.ts keeps the rules: leases, retries, dead-lettering). The jobs
+ * of every organization share this table on purpose: workers claim whatever is due.
+ */
 export class JobStore {
   constructor(
     private readonly db: Executor,
