@@ -89,13 +89,23 @@ const EPISODE_SEEDS = 20;
 // (3 or 5 a document gave the same). LoCoMo's memories are one chunk each: unchanged.
 const THINKING_PER_ITEM = 3;
 
+/** A query's text as speakerBoost reads it: lowercased, and its words. */
+interface QueryWords {
+  readonly text: string;
+  readonly words: ReadonlySet<string>;
+}
+
+const queryWords = (query: string): QueryWords => {
+  const text = query.toLowerCase();
+  return { text, words: new Set(text.split(/[^\p{L}\p{N}]+/u)) };
+};
+
 /** A memory spoken by someone the question names ranks higher (speaker metadata, user_name). */
-function speakerBoost(h: Candidate, query: string): number {
+function speakerBoost(h: Candidate, query: QueryWords): number {
   const name = h.item.user_name?.trim().toLowerCase();
   if (h.item.corpus !== "memory" || !name) return 1;
   const first = name.split(/\s+/)[0]!;
-  const words = new Set(query.toLowerCase().split(/[^\p{L}\p{N}]+/u));
-  return words.has(first) || query.toLowerCase().includes(name) ? 1 + SPEAKER_BOOST : 1;
+  return query.words.has(first) || query.text.includes(name) ? 1 + SPEAKER_BOOST : 1;
 }
 
 /**
@@ -203,9 +213,10 @@ export class QueryService {
     const merged: Fused[] = perCorpus.flatMap((p) => p.fused).sort((a, b) => b.score - a.score);
     const candidates = merged.slice(0, input.maxResults * 3);
     const hydrated = await hydrateAll(chunks, candidates, corpora, visibleFor);
+    const words = queryWords(input.query);
     let scored: Scored[] = candidates.flatMap((c) => {
       const h = hydrated.get(c.chunkKey);
-      return h ? [{ h, score: this.withRecency(c.score * (input.queryBy === "hybrid" ? speakerBoost(h, input.query) : 1), h, input.recencyBias) }] : [];
+      return h ? [{ h, score: this.withRecency(c.score * (input.queryBy === "hybrid" ? speakerBoost(h, words) : 1), h, input.recencyBias) }] : [];
     });
     scored.sort((a, b) => b.score - a.score);
     if (input.mode === "thinking")
