@@ -3,8 +3,16 @@ import type { Backend, Executor } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { DatabaseKind, DatabaseStatus } from "./database-types.js";
 import type { DatabasesTable } from "./rows.js";
+import { statementTemplate } from "../../platform/store/statement-templates.js";
 
 export type DatabaseRow = DatabasesTable;
+
+/** A live database by name: every data request reads it; compiled once (statement-templates.ts). */
+const liveByName = statementTemplate(
+  () => "",
+  (db, v: { orgId: string; name: string }) =>
+    db.selectFrom("databases").selectAll().where("org_id", "=", v.orgId).where("name", "=", v.name).where("status", "<>", "deleting"),
+);
 
 /** Databases and collections of one organization. One SQL implementation serves both backends. */
 export class DatabaseStore {
@@ -16,13 +24,7 @@ export class DatabaseStore {
 
   /** The live (not being deleted) database with this name in the organization. */
   async findLive(orgId: string, name: string): Promise<DatabaseRow | undefined> {
-    return this.db
-      .selectFrom("databases")
-      .selectAll()
-      .where("org_id", "=", orgId)
-      .where("name", "=", name)
-      .where("status", "<>", "deleting")
-      .executeTakeFirst();
+    return (await liveByName.run(this.db, { orgId, name }))[0];
   }
 
   async getById(org: OrgTenancy, id: string): Promise<DatabaseRow | undefined> {

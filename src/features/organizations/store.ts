@@ -1,8 +1,15 @@
 import type { Executor } from "../../platform/store/db.js";
 import type { ApiKeysTable, OrganizationsTable } from "./rows.js";
+import { statementTemplate } from "../../platform/store/statement-templates.js";
 
 export type Organization = OrganizationsTable;
 export type ApiKeyRow = ApiKeysTable;
+
+/** A key by its hash: every authenticated request's first read, compiled once (statement-templates.ts). */
+const keyByHash = statementTemplate(
+  () => "",
+  (db, v: { hash: string }) => db.selectFrom("api_keys").selectAll().where("key_hash", "=", v.hash),
+);
 
 /** Organizations and their hashed API keys. One SQL implementation serves both backends. */
 export class OrgStore {
@@ -29,7 +36,7 @@ export class OrgStore {
   }
 
   async findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
-    return this.db.selectFrom("api_keys").selectAll().where("key_hash", "=", hash).executeTakeFirst();
+    return (await keyByHash.run(this.db, { hash }))[0];
   }
 
   async listKeys(orgId: string | null): Promise<ApiKeyRow[]> {
