@@ -2,6 +2,24 @@ import { InMemoryAliasTable, type AliasKey, type AliasTable, type StoredPerson }
 import { firstNameOf, normalizeEmail, normalizeHandle, normalizeName } from "../../engines/extraction/normalize-name.js";
 import type { Executor } from "../../platform/store/db.js";
 import type { DatabaseTenancy } from "../../platform/tenancy.js";
+import { statementTemplate } from "../../platform/store/statement-templates.js";
+
+/**
+ * The people whose aliases match the keys, found through the alias index; compiled once per key
+ * count (statement-templates.ts): each query naming someone and each item's graph build reads it.
+ */
+const peopleByAlias = statementTemplate(
+  (v: { orgId: string; scope: string; keys: readonly string[] }) => String(v.keys.length),
+  (db, v) =>
+    db
+      .selectFrom("context_graph_people")
+      .selectAll()
+      .where("org_id", "=", v.orgId)
+      .where("scope", "=", v.scope)
+      .where("entity_id", "in", (eb) =>
+        eb.selectFrom("context_graph_aliases").select("entity_id").where("org_id", "=", v.orgId).where("scope", "=", v.scope).where("alias_key", "in", v.keys),
+      ),
+);
 
 /**
  * The resolver's alias table persisted in context_graph_people / context_graph_aliases.
@@ -84,20 +102,7 @@ export class LoadedAliasTable {
     const seen = new Set<string>();
     // One statement per 500 keys: the people whose aliases match, found through the alias index.
     for (let i = 0; i < keys.length; i += 500) {
-      const people = await tx
-        .selectFrom("context_graph_people")
-        .selectAll()
-        .where("org_id", "=", owner.orgId)
-        .where("scope", "=", scope)
-        .where("entity_id", "in", (eb) =>
-          eb
-            .selectFrom("context_graph_aliases")
-            .select("entity_id")
-            .where("org_id", "=", owner.orgId)
-            .where("scope", "=", scope)
-            .where("alias_key", "in", keys.slice(i, i + 500)),
-        )
-        .execute();
+      const people = await peopleByAlias.run(tx, { orgId: owner.orgId, scope, keys: keys.slice(i, i + 500) });
       for (const p of people) {
         if (seen.has(p.entity_id)) continue;
         seen.add(p.entity_id);

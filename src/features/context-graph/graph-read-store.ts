@@ -266,19 +266,26 @@ export const toWire = (t: StoredTriplet): WireTriplet => ({ source: t.source, ta
  * Ids of the graph's named (non-SOURCE) entities whose normalised name is one of `nameKeys` or
  * whose id is one of `entityIds`.
  */
-export async function namedEntities(db: Executor, s: TraversalScope, nameKeys: readonly string[], entityIds: readonly string[]): Promise<string[]> {
+export async function namedEntities(db: Executor, s: GraphScope, nameKeys: readonly string[], entityIds: readonly string[]): Promise<string[]> {
   if (nameKeys.length === 0 && entityIds.length === 0) return [];
-  const rows = await db
-    .selectFrom("context_graph_entities")
-    .select("entity_id")
-    .where((eb) => eb.and(rowScope(s)))
-    .where("type", "<>", "SOURCE")
-    .where((eb) =>
-      eb.or([...(nameKeys.length > 0 ? [eb("name_key", "in", [...nameKeys])] : []), ...(entityIds.length > 0 ? [eb("entity_id", "in", [...entityIds])] : [])]),
-    )
-    .execute();
+  const scope: GraphScope = { orgId: s.orgId, databaseId: s.databaseId, corpus: s.corpus, collection: s.collection };
+  const rows = await namedEntityIds.run(db, { scope, nameKeys, entityIds });
   return rows.map((r) => r.entity_id);
 }
+
+/** namedEntities' statement, compiled once per pair of list lengths (every graph_context query runs it). */
+const namedEntityIds = statementTemplate(
+  (v: { scope: GraphScope; nameKeys: readonly string[]; entityIds: readonly string[] }) => `${v.nameKeys.length}:${v.entityIds.length}`,
+  (db, v) =>
+    db
+      .selectFrom("context_graph_entities")
+      .select("entity_id")
+      .where((eb) => eb.and(rowScope(v.scope)))
+      .where("type", "<>", "SOURCE")
+      .where((eb) =>
+        eb.or([...(v.nameKeys.length > 0 ? [eb("name_key", "in", v.nameKeys)] : []), ...(v.entityIds.length > 0 ? [eb("entity_id", "in", v.entityIds)] : [])]),
+      ),
+);
 
 /** Ids of the entities one chunk mentions (in the graph's organization). */
 export async function entitiesMentionedIn(db: Executor, s: TraversalScope, chunkId: string): Promise<string[]> {
