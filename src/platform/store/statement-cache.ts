@@ -35,9 +35,10 @@ function rowBuilder(columns: readonly string[]): RowBuilder {
 function objectRows(statement: BetterSqlite3.Statement): SqliteStatement {
   if (!statement.reader) return statement;
   statement.raw(true);
-  let build = rowBuilder(statement.columns().map((c) => c.name));
+  const current = () => rowBuilder(statement.columns().map((c) => c.name));
+  let build = current();
   const object = (values: unknown[]): Record<string, unknown> => {
-    if (values.length !== build.width) build = rowBuilder(statement.columns().map((c) => c.name));
+    if (values.length !== build.width) build = current();
     return build(values);
   };
   return {
