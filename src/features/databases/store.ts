@@ -7,12 +7,19 @@ import { statementTemplate } from "../../platform/store/statement-templates.js";
 
 export type DatabaseRow = DatabasesTable;
 
+/**
+ * Not being deleted, written as SQL rather than a bound value. The partial index
+ * `databases_live_name` (org_id, name) WHERE status <> 'deleting' serves a statement only when its
+ * condition is proven for the value; SQLite proves it for a bound value by compiling the statement
+ * again each time the value is bound (every request read the database this way: 0.15 ms a lookup
+ * in the service instead of a few microseconds).
+ */
+const live = sql<boolean>`status <> 'deleting'`;
+
 /** A live database by name: every data request reads it; compiled once (statement-templates.ts). */
-const liveByName = statementTemplate(
-  () => "",
-  (db, v: { orgId: string; name: string }) =>
-    db.selectFrom("databases").selectAll().where("org_id", "=", v.orgId).where("name", "=", v.name).where("status", "<>", "deleting"),
-);
+export const liveDatabaseQuery = (db: Executor, v: { orgId: string; name: string }) =>
+  db.selectFrom("databases").selectAll().where("org_id", "=", v.orgId).where("name", "=", v.name).where(live);
+const liveByName = statementTemplate(() => "", liveDatabaseQuery);
 
 /** Databases and collections of one organization. One SQL implementation serves both backends. */
 export class DatabaseStore {
@@ -37,7 +44,7 @@ export class DatabaseStore {
   }
 
   async listLive(orgId: string, kind?: DatabaseKind): Promise<DatabaseRow[]> {
-    let q = this.db.selectFrom("databases").selectAll().where("org_id", "=", orgId).where("status", "<>", "deleting");
+    let q = this.db.selectFrom("databases").selectAll().where("org_id", "=", orgId).where(live);
     if (kind) q = q.where("kind", "=", kind);
     return q.orderBy("created_at").orderBy("name").execute();
   }
@@ -58,7 +65,7 @@ export class DatabaseStore {
       .selectFrom("databases")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("org_id", "=", orgId)
-      .where("status", "<>", "deleting")
+      .where(live)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
