@@ -4,6 +4,7 @@ import { visibleItem } from "../items/visibility-store.js";
 import type { Executor } from "../../platform/store/db.js";
 import type { EntityNamespace, EntityType } from "../../engines/extraction/graph-types.js";
 import { rowScope, type GraphScope } from "./graph-write-store.js";
+import { contentScopeOnly } from "../items/item-types.js";
 import { statementTemplate } from "../../platform/store/statement-templates.js";
 import { visibilityOf, type TraversalScope } from "./traversal-store.js";
 import type { WireTriplet } from "./wire.js";
@@ -138,9 +139,6 @@ type TripletRow = { triplet_key: number; item_id: string; chunk_id: string; sour
 /** A triplet row with both ends' stored entities (`s_` the source's, `o_` the target's; null when no longer stored). */
 type RowWithEnds = TripletRow & { [K in `${"s" | "o"}_${keyof Omit<EntityRow, "entity_id">}`]: string | null };
 
-/** The graph's own four fields of a scope: a statement template's values must have one layout (a traversal scope carries more). */
-const graphOnly = (s: GraphScope): GraphScope => ({ orgId: s.orgId, databaseId: s.databaseId, corpus: s.corpus, collection: s.collection });
-
 /** The join condition that keeps an entity (`alias`) in the scope's graph. */
 const inGraph = (alias: "es" | "eo", s: GraphScope) =>
   sql<boolean>`${sql.join(
@@ -236,7 +234,7 @@ export async function tripletsOfItems(
  */
 export async function tripletsOfFoundChunks(db: Executor, s: GraphScope, chunkIds: readonly string[], limit: number): Promise<StoredTriplet[]> {
   if (chunkIds.length === 0) return [];
-  return renderRows(await foundChunkTriplets.run(db, { scope: graphOnly(s), chunkIds, limit }));
+  return renderRows(await foundChunkTriplets.run(db, { scope: contentScopeOnly(s), chunkIds, limit }));
 }
 
 /**
@@ -270,7 +268,7 @@ export const toWire = (t: StoredTriplet): WireTriplet => ({ source: t.source, ta
  */
 export async function namedEntities(db: Executor, s: GraphScope, nameKeys: readonly string[], entityIds: readonly string[]): Promise<string[]> {
   if (nameKeys.length === 0 && entityIds.length === 0) return [];
-  const rows = await namedEntityIds.run(db, { scope: graphOnly(s), nameKeys, entityIds });
+  const rows = await namedEntityIds.run(db, { scope: contentScopeOnly(s), nameKeys, entityIds });
   return rows.map((r) => r.entity_id);
 }
 

@@ -15,5 +15,8 @@ export interface ContentScope extends OrgTenancy {
   readonly collection: string;
 }
 
+/** Only the four fields of a content scope: a statement template's values must have one layout whatever object the scope came in. */
+export const contentScopeOnly = (s: ContentScope): ContentScope => ({ orgId: s.orgId, databaseId: s.databaseId, corpus: s.corpus, collection: s.collection });
+
 /** A content scope's columns: for inserts, and as a filter with `.where((eb) => eb.and(scopeColumns(s)))`. */
 export const scopeColumns = (s: ContentScope) => ({ org_id: s.orgId, database_id: s.databaseId, corpus: s.corpus, collection: s.collection });

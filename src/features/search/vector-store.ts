@@ -6,7 +6,7 @@ import { statementTemplate } from "../../platform/store/statement-templates.js";
 import { indexFileStem } from "./index-file-stem.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
-import { CORPORA, scopeColumns, type ContentScope } from "../items/item-types.js";
+import { CORPORA, contentScopeOnly, scopeColumns, type ContentScope } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { UsearchIndex } from "../../engines/vector-index/index.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
@@ -30,6 +30,12 @@ export const vectorKeysAbove = (db: Executor, scope: VectorScope, after: number)
     .where((eb) => eb.and(scopeColumns(scope)))
     .where("chunk_key", ">", after)
     .orderBy("chunk_key");
+
+/** Every search's catch-up read of its index (vectors written since the last it saw; nearly always none), compiled once. */
+const keysAbove = statementTemplate(
+  () => "",
+  (db, v: { scope: VectorScope; after: number }) => vectorKeysAbove(db, v.scope, v.after),
+);
 
 /** How many vectors the scope has in (after, upTo]: a SQLite index's reconcile (an index range count, migration 17). */
 export const vectorCountBetween = (db: Executor, scope: VectorScope, after: number, upTo: number) =>
@@ -361,7 +367,10 @@ export class VectorStore {
   }
 
   private async readNewRows(scope: VectorScope, index: UsearchIndex, p: Progress): Promise<void> {
-    const rows = await vectorKeysAbove(this.store.reader, scope, p.seen).execute();
+    const rows = await keysAbove.run(this.store.reader, {
+      scope: contentScopeOnly(scope),
+      after: p.seen,
+    });
     if (rows.length === 0) return;
     const keys = rows.map((r) => Number(r.chunk_key));
     await this.addFromTable(
