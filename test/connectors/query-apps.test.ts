@@ -57,4 +57,14 @@ test("query_apps: thinking mode's forceful relations, connected items and graph 
     const explicit = await ask({ query_forceful_relations: forceful, query_apps: false });
     assert.equal(mentionsSynced(explicit), false, `query_apps: false (forceful: ${forceful})`);
   }
+
+  // The results themselves: a query in the synced message's words finds it only with query_apps.
+  const finds = async (body: Record<string, unknown>): Promise<boolean> => {
+    const res = expectStatus(await t.request("POST", "/query", { body: { database: "db", query: "Quokka credentials Friday", ...body } }), 200, "query");
+    return field<Array<{ source_id: string }>>(res, "data.chunks").some((c) => c.source_id === synced);
+  };
+  for (const mode of [{ mode: "fast" }, { mode: "thinking" }, { query_by: "text" }]) {
+    assert.equal(await finds({ ...mode, query_apps: true }), true, `found with query_apps (${JSON.stringify(mode)})`);
+    assert.equal(await finds(mode), false, `not found without query_apps (${JSON.stringify(mode)})`);
+  }
 });

@@ -1,5 +1,7 @@
-import { sql, type RawBuilder, type SqlBool } from "kysely";
-import type { Backend } from "../../platform/store/db.js";
+import { sql, type Compilable, type RawBuilder, type SqlBool } from "kysely";
+import type { Backend, Executor } from "../../platform/store/db.js";
+import { statementTemplate, type StatementTemplate } from "../../platform/store/statement-templates.js";
+import type { Corpus } from "./item-types.js";
 import type { SourceFieldFilter, Visibility } from "./item-visibility.js";
 
 /*
@@ -31,6 +33,86 @@ export function visibleItem(backend: Backend, alias: string, v: Visibility): Raw
   if (v.excludeConnectorItems === true) parts.push(sql`${col("connector_id")} IS NULL`);
   if (v.principals !== null) parts.push(sql`(${col("acl")} IS NULL OR ${jsonArrayHasAny(backend, `${alias}.acl`, v.principals)})`);
   return sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
+}
+
+/**
+ * What a visibility without filters (no ids, metadata or source fields: a plain query's) binds.
+ * Its SQL then depends only on its lists' lengths, the backend and two flags, so a statement
+ * that carries it can be compiled once per shape (statement-templates.ts); a filter's SQL
+ * depends on its values' JSON types, so filtered visibilities are built each time.
+ */
+interface PlainVisibility {
+  readonly orgId: string;
+  readonly databaseId: string;
+  readonly collections: readonly string[];
+  readonly corpora: readonly Corpus[];
+  readonly principals: readonly string[];
+  readonly now: number;
+}
+
+function plainValues(v: Visibility): PlainVisibility | null {
+  if (v.ids !== null || Object.keys(v.metadata).length > 0 || Object.keys(v.additional).length > 0) return null;
+  if (Object.values(v.sourceFields).some((value) => value !== undefined)) return null;
+  const collections = v.collections && v.collections.length > 0 ? v.collections : [v.collection];
+  return { orgId: v.orgId, databaseId: v.databaseId, collections, corpora: v.corpora, principals: v.principals ?? [], now: v.now };
+}
+
+export interface VisibilityTemplate<V, R> {
+  /** Runs the statement for the visibility and `values` on `db`: its rows. */
+  run(db: Executor, backend: Backend, visible: Visibility, values: V): Promise<R[]>;
+}
+
+/**
+ * A statement carrying a visibility predicate (`build` puts visibleItem(backend, alias, visible)
+ * in it), compiled once per shape when the visibility has no filters (`shape(values)` names what
+ * the rest of its SQL depends on, as for statementTemplate), built by Kysely on every run when it
+ * has. `build` sees stand-ins for the values then: it must use them as values only.
+ */
+export function visibilityTemplate<V, R>(
+  shape: (values: V) => string,
+  build: (db: Executor, backend: Backend, visible: Visibility, values: V) => Compilable<R>,
+): VisibilityTemplate<V, R> {
+  type Bound = { plain: PlainVisibility; values: V };
+  // One template per backend and flag pair: those choose SQL, so they cannot be bound values.
+  const templates = new Map<string, StatementTemplate<Bound, R>>();
+  const templateFor = (backend: Backend, excludeConnectorItems: boolean, scoped: boolean): StatementTemplate<Bound, R> => {
+    const key = `${backend}:${excludeConnectorItems}:${scoped}`;
+    let template = templates.get(key);
+    if (template === undefined) {
+      template = statementTemplate(
+        (b: Bound) => `${b.plain.collections.length}:${b.plain.corpora.length}:${b.plain.principals.length}:${shape(b.values)}`,
+        (db, b: Bound) =>
+          build(
+            db,
+            backend,
+            {
+              orgId: b.plain.orgId,
+              databaseId: b.plain.databaseId,
+              collection: b.plain.collections[0]!,
+              collections: b.plain.collections,
+              corpora: b.plain.corpora,
+              ids: null,
+              metadata: {},
+              additional: {},
+              sourceFields: {},
+              principals: scoped ? b.plain.principals : null,
+              now: b.plain.now,
+              excludeConnectorItems,
+            },
+            b.values,
+          ),
+      );
+      templates.set(key, template);
+    }
+    return template;
+  };
+  return {
+    async run(db, backend, visible, values) {
+      const plain = plainValues(visible);
+      if (plain === null) return (await db.executeQuery(build(db, backend, visible, values).compile())).rows;
+      return templateFor(backend, visible.excludeConnectorItems === true, visible.principals !== null).run(db, { plain, values });
+    },
+  };
 }
 
 /**

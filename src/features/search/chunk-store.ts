@@ -4,10 +4,10 @@ import type { Corpus } from "../items/item-types.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import type { Visibility } from "../items/item-visibility.js";
 import { CHUNK_COLUMNS, type ChunkRow, type ItemRow } from "../items/store.js";
-import { visibleItem } from "../items/visibility-store.js";
+import { visibilityTemplate, visibleItem } from "../items/visibility-store.js";
 import { mergedSpans } from "./episode-context.js";
 import type { EveryKeyListed } from "../../platform/util/every-key-listed.js";
-import { statementTemplate } from "../../platform/store/statement-templates.js";
+import { rawStatement, statementTemplate } from "../../platform/store/statement-templates.js";
 
 /**
  * Every column of an item but `content`, the item's whole text (a document, a page, a thread),
@@ -108,6 +108,123 @@ const positionsOfItems = statementTemplate(listShape, (db, v: KeyList<string>) =
     .orderBy("position"),
 );
 
+type Keys<K> = { keys: readonly K[] };
+const keysShape = (v: Keys<unknown>): string => String(v.keys.length);
+
+// The statements that carry the query's visibility, compiled once per shape when it has no
+// filters (visibility-store.ts): Kysely building them was about a third of a millisecond of a
+// fast LoCoMo query's request thread.
+const visibleChunks = visibilityTemplate(keysShape, (db, backend, v, x: Keys<number>) => {
+  const sqlite = backend === "sqlite";
+  const join = sqlite ? sql`CROSS JOIN` : sql`JOIN`;
+  const chunks = sqlite ? sql`context_chunks INDEXED BY context_chunks_key_item` : sql`context_chunks`;
+  return rawStatement(
+    db,
+    sql<{ chunk_key: number }>`
+      WITH candidates AS MATERIALIZED (SELECT chunk_key, item_id FROM ${chunks} WHERE org_id = ${v.orgId} AND chunk_key IN (${sql.join([...x.keys])}))
+      SELECT c.chunk_key AS chunk_key FROM candidates c ${join} context_items i ON i.id = c.item_id
+      WHERE ${visibleItem(backend, "i", v)}`,
+  );
+});
+// MATERIALIZED: the candidates by primary key first, then the predicate on those few rows.
+const visibleRankedItems = visibilityTemplate(keysShape, (db, backend, v, x: Keys<string>) =>
+  rawStatement(
+    db,
+    sql<RankedItem>`
+      WITH candidates AS MATERIALIZED (SELECT ${sql.join(ITEM_COLUMNS_BUT_CONTENT.map((c) => sql.ref(c)))} FROM context_items WHERE org_id = ${v.orgId} AND id IN (${sql.join([...x.keys])}))
+      SELECT ${sql.join(RANKED_ITEM_COLUMNS.map((c) => sql.ref(`i.${c}`)))} FROM candidates i WHERE ${visibleItem(backend, "i", v)}`,
+  ),
+);
+
+const chunkContents = statementTemplate(listShape, (db, v: KeyList<number>) =>
+  db.selectFrom("context_chunks").select(["chunk_key", "content"]).where("org_id", "=", v.orgId).where("chunk_key", "in", v.keys),
+);
+const neighbourKeys = statementTemplate(listShape, (db, v: KeyList<number>) =>
+  rawStatement(
+    db,
+    sql<{ of_key: number; key: number }>`
+      SELECT c.chunk_key AS of_key, n.chunk_key AS key
+      FROM context_chunks c JOIN context_chunks n ON n.item_id = c.item_id AND (n.position = c.position - 1 OR n.position = c.position + 1)
+      WHERE c.org_id = ${v.orgId} AND c.chunk_key IN (${sql.join([...v.keys])})`,
+  ),
+);
+
+// A row-value comparison, which both backends seek in the timeline index: the same condition
+// spelled with OR made SQLite scan the collection (68 ms for 20 chunks at 13,000 memories; 0.7 ms).
+const adjacent = (direction: "prev" | "next") => {
+  const before = direction === "prev";
+  const cmp = before ? sql`<` : sql`>`;
+  const order = before ? sql`DESC` : sql`ASC`;
+  return sql<string | null>`(SELECT p.id FROM context_items p
+        WHERE p.org_id = i.org_id AND p.database_id = i.database_id AND p.corpus = i.corpus AND p.collection = i.collection
+          AND (p.item_timestamp, p.source_id) ${cmp} (i.item_timestamp, i.source_id)
+        ORDER BY p.item_timestamp ${order}, p.source_id ${order} LIMIT 1)`;
+};
+const memoryEdgeRows = statementTemplate(listShape, (db, v: KeyList<number>) =>
+  rawStatement(
+    db,
+    sql<{ of_key: number; prev_id: string | null; next_id: string | null; at_start: number; at_end: number }>`
+      SELECT c.chunk_key AS of_key, ${adjacent("prev")} AS prev_id, ${adjacent("next")} AS next_id,
+        CASE WHEN c.position = 0 THEN 1 ELSE 0 END AS at_start,
+        CASE WHEN NOT EXISTS (SELECT 1 FROM context_chunks l WHERE l.item_id = c.item_id AND l.position > c.position) THEN 1 ELSE 0 END AS at_end
+      FROM context_chunks c JOIN context_items i ON i.id = c.item_id
+      WHERE c.org_id = ${v.orgId} AND c.chunk_key IN (${sql.join([...v.keys])}) AND i.corpus = 'memory' AND i.item_timestamp IS NOT NULL`,
+  ),
+);
+
+/** The memories (with a time) of the seed chunks: where their episodes are. */
+const episodeSeeds = statementTemplate(listShape, (db, v: KeyList<number>) =>
+  rawStatement(
+    db,
+    sql<{ database_id: string; corpus: string; collection: string; ts: number }>`
+      SELECT i.database_id AS database_id, i.corpus AS corpus, i.collection AS collection, i.item_timestamp AS ts
+      FROM context_chunks c JOIN context_items i ON i.id = c.item_id
+      WHERE c.org_id = ${v.orgId} AND c.chunk_key IN (${sql.join([...v.keys])}) AND i.corpus = 'memory' AND i.item_timestamp IS NOT NULL`,
+  ),
+);
+
+type Span = { database_id: string; corpus: string; collection: string; lo: number; hi: number };
+/**
+ * The visible memory chunks in the spans (collection and time range), at most `limit`, unordered.
+ * PostgreSQL scanned each span's whole collection and every chunk of the scope (a bitmap scan
+ * filtered by time, then a hash join: 12.8 ms a query on LoCoMo); LATERAL makes each span a
+ * range of the timeline index and each member's chunks a lookup. SQLite has no LATERAL and
+ * plans the join as those seeks already. The bounds are values, not arithmetic: under
+ * row-level security PostgreSQL keeps a condition holding arithmetic (not leakproof) out of
+ * the index scan, and scanned the collection (726 ms a query at 100,000 memories).
+ */
+const membersOfSpans = visibilityTemplate(
+  (x: { spans: readonly Span[]; limit: number }) => String(x.spans.length),
+  (db, backend, v, x) => {
+    const spanRows = sql.join(
+      x.spans.map((s) =>
+        backend === "postgres"
+          ? sql`(${s.database_id}::text, ${s.corpus}::text, ${s.collection}::text, ${s.lo}::bigint, ${s.hi}::bigint)`
+          : sql`(${s.database_id}, ${s.corpus}, ${s.collection}, ${s.lo}, ${s.hi})`,
+      ),
+    );
+    const near = sql`p.database_id = s.database_id AND p.corpus = s.corpus AND p.collection = s.collection
+          AND p.item_timestamp >= s.lo AND p.item_timestamp <= s.hi AND ${visibleItem(backend, "p", v)}`;
+    type Member = { chunk_key: number; collection: string; ts: number; source_id: string; position: number };
+    return rawStatement(
+      db,
+      backend === "postgres"
+        ? sql<Member>`
+      SELECT ch.chunk_key AS chunk_key, m.collection AS collection, m.item_timestamp AS ts, m.source_id AS source_id, ch.position AS position
+      FROM (VALUES ${spanRows}) AS s(database_id, corpus, collection, lo, hi)
+      CROSS JOIN LATERAL (SELECT p.id, p.collection, p.item_timestamp, p.source_id FROM context_items p WHERE ${near}
+        ORDER BY p.item_timestamp LIMIT ${x.limit}) m
+      CROSS JOIN LATERAL (SELECT c.chunk_key, c.position FROM context_chunks c WHERE c.item_id = m.id) ch
+      LIMIT ${x.limit}`
+        : sql<Member>`
+      WITH s(database_id, corpus, collection, lo, hi) AS (VALUES ${spanRows})
+      SELECT ch.chunk_key AS chunk_key, p.collection AS collection, p.item_timestamp AS ts, p.source_id AS source_id, ch.position AS position
+      FROM s JOIN context_items p ON ${near} JOIN context_chunks ch ON ch.item_id = p.id
+      LIMIT ${x.limit}`,
+    );
+  },
+);
+
 /**
  * The reads of the query path over chunks and their items: hydration, visibility checks,
  * neighbouring chunks, phrase candidates. Every read is scoped by the organization; chunk keys
@@ -134,25 +251,16 @@ export class ChunkStore {
    * probe the chunks by rowid, reading each chunk's content with it (1.23 to 0.60 ms).
    */
   async visibleAmong(v: Visibility, chunkKeys: readonly number[]): Promise<number[]> {
-    const sqlite = this.backend === "sqlite";
-    const join = sqlite ? sql`CROSS JOIN` : sql`JOIN`;
-    const chunks = sqlite ? sql`context_chunks INDEXED BY context_chunks_key_item` : sql`context_chunks`;
-    const rows = await sql<{ chunk_key: number }>`
-      WITH candidates AS MATERIALIZED (SELECT chunk_key, item_id FROM ${chunks} WHERE org_id = ${v.orgId} AND chunk_key IN (${sql.join([...chunkKeys])}))
-      SELECT c.chunk_key AS chunk_key FROM candidates c ${join} context_items i ON i.id = c.item_id
-      WHERE ${visibleItem(this.backend, "i", v)}`.execute(this.db);
-    return rows.rows.map((r) => Number(r.chunk_key));
+    if (chunkKeys.length === 0) return [];
+    const rows = await visibleChunks.run(this.db, this.backend, v, { keys: chunkKeys });
+    return rows.map((r) => Number(r.chunk_key));
   }
 
   /** Those of the items (by internal id) the visibility admits, with what ranking reads of them. */
   async visibleItems(v: Visibility, ids: readonly string[]): Promise<RankedItem[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    // MATERIALIZED: the candidates by primary key first, then the predicate on those few rows.
-    const rows = await sql<RankedItem>`
-      WITH candidates AS MATERIALIZED (SELECT ${sql.join(ITEM_COLUMNS_BUT_CONTENT.map((c) => sql.ref(c)))} FROM context_items WHERE org_id = ${v.orgId} AND id IN (${sql.join(unique)}))
-      SELECT ${sql.join(RANKED_ITEM_COLUMNS.map((c) => sql.ref(`i.${c}`)))} FROM candidates i WHERE ${visibleItem(this.backend, "i", v)}`.execute(this.db);
-    return rows.rows;
+    return visibleRankedItems.run(this.db, this.backend, v, { keys: unique });
   }
 
   /** Up to `limit` keys of the visible chunks of one corpus of the database. */
@@ -178,49 +286,18 @@ export class ChunkStore {
     limit: number,
   ): Promise<Array<{ chunkKey: number; collection: string; timestamp: number }>> {
     if (seedKeys.length === 0) return [];
-    const seeds = await sql<{ database_id: string; corpus: string; collection: string; ts: number }>`
-      SELECT i.database_id AS database_id, i.corpus AS corpus, i.collection AS collection, i.item_timestamp AS ts
-      FROM context_chunks c JOIN context_items i ON i.id = c.item_id
-      WHERE c.org_id = ${v.orgId} AND c.chunk_key IN (${sql.join([...seedKeys])}) AND i.corpus = 'memory' AND i.item_timestamp IS NOT NULL`.execute(this.db);
+    const seeds = await episodeSeeds.run(this.db, { orgId: v.orgId, keys: seedKeys });
     // The seeds' spans, overlapping ones merged: a conversation's hits crowd into a few sessions,
     // and each span read alone read the same turns again (then DISTINCT): on LoCoMo 20 seeds make
     // 8 spans, and the read took 0.44 instead of 0.68 ms (hot). Merged spans are disjoint, so no
     // item is read twice.
     const spans = mergedSpans(
-      seeds.rows.map((r) => ({ database_id: r.database_id, corpus: r.corpus, collection: r.collection, ts: Number(r.ts) })),
+      seeds.map((r) => ({ database_id: r.database_id, corpus: r.corpus, collection: r.collection, ts: Number(r.ts) })),
       spanMs,
     );
     if (spans.length === 0) return [];
-    const spanRows = sql.join(
-      spans.map((x) =>
-        this.backend === "postgres"
-          ? sql`(${x.database_id}::text, ${x.corpus}::text, ${x.collection}::text, ${x.lo}::bigint, ${x.hi}::bigint)`
-          : sql`(${x.database_id}, ${x.corpus}, ${x.collection}, ${x.lo}, ${x.hi})`,
-      ),
-    );
-    const near = sql`p.database_id = s.database_id AND p.corpus = s.corpus AND p.collection = s.collection
-          AND p.item_timestamp >= s.lo AND p.item_timestamp <= s.hi AND ${visibleItem(this.backend, "p", v)}`;
-    // PostgreSQL scanned each span's whole collection and every chunk of the scope (a bitmap scan
-    // filtered by time, then a hash join: 12.8 ms a query on LoCoMo); LATERAL makes each span a
-    // range of the timeline index and each member's chunks a lookup. SQLite has no LATERAL and
-    // plans the join as those seeks already. The bounds are values, not arithmetic: under
-    // row-level security PostgreSQL keeps a condition holding arithmetic (not leakproof) out of
-    // the index scan, and scanned the collection (726 ms a query at 100,000 memories).
-    const rows =
-      this.backend === "postgres"
-        ? await sql<{ chunk_key: number; collection: string; ts: number; source_id: string; position: number }>`
-      SELECT ch.chunk_key AS chunk_key, m.collection AS collection, m.item_timestamp AS ts, m.source_id AS source_id, ch.position AS position
-      FROM (VALUES ${spanRows}) AS s(database_id, corpus, collection, lo, hi)
-      CROSS JOIN LATERAL (SELECT p.id, p.collection, p.item_timestamp, p.source_id FROM context_items p WHERE ${near}
-        ORDER BY p.item_timestamp LIMIT ${limit}) m
-      CROSS JOIN LATERAL (SELECT c.chunk_key, c.position FROM context_chunks c WHERE c.item_id = m.id) ch
-      LIMIT ${limit}`.execute(this.db)
-        : await sql<{ chunk_key: number; collection: string; ts: number; source_id: string; position: number }>`
-      WITH s(database_id, corpus, collection, lo, hi) AS (VALUES ${spanRows})
-      SELECT ch.chunk_key AS chunk_key, p.collection AS collection, p.item_timestamp AS ts, p.source_id AS source_id, ch.position AS position
-      FROM s JOIN context_items p ON ${near} JOIN context_chunks ch ON ch.item_id = p.id
-      LIMIT ${limit}`.execute(this.db);
-    const unique = new Map(rows.rows.map((r) => [Number(r.chunk_key), r]));
+    const rows = await membersOfSpans.run(this.db, this.backend, v, { spans, limit });
+    const unique = new Map(rows.map((r) => [Number(r.chunk_key), r]));
     const members = [...unique.values()].map((r) => ({
       chunkKey: Number(r.chunk_key),
       collection: r.collection,
@@ -248,12 +325,8 @@ export class ChunkStore {
   }
 
   async contents(org: OrgTenancy, chunkKeys: readonly number[]): Promise<Array<{ chunkKey: number; content: string }>> {
-    const rows = await this.db
-      .selectFrom("context_chunks")
-      .select(["chunk_key", "content"])
-      .where("org_id", "=", org.orgId)
-      .where("chunk_key", "in", [...chunkKeys])
-      .execute();
+    if (chunkKeys.length === 0) return [];
+    const rows = await chunkContents.run(this.db, { orgId: org.orgId, keys: chunkKeys });
     return rows.map((r) => ({ chunkKey: Number(r.chunk_key), content: r.content }));
   }
 
@@ -275,11 +348,9 @@ export class ChunkStore {
 
   /** The chunks just before and after each chunk in its item. */
   async neighboursWithinItem(org: OrgTenancy, chunkKeys: readonly number[]): Promise<Array<{ of: number; key: number }>> {
-    const within = await sql<{ of_key: number; key: number }>`
-      SELECT c.chunk_key AS of_key, n.chunk_key AS key
-      FROM context_chunks c JOIN context_chunks n ON n.item_id = c.item_id AND (n.position = c.position - 1 OR n.position = c.position + 1)
-      WHERE c.org_id = ${org.orgId} AND c.chunk_key IN (${sql.join([...chunkKeys])})`.execute(this.db);
-    return within.rows.map((r) => ({ of: Number(r.of_key), key: Number(r.key) }));
+    if (chunkKeys.length === 0) return [];
+    const within = await neighbourKeys.run(this.db, { orgId: org.orgId, keys: chunkKeys });
+    return within.map((r) => ({ of: Number(r.of_key), key: Number(r.key) }));
   }
 
   /**
@@ -290,24 +361,9 @@ export class ChunkStore {
     org: OrgTenancy,
     chunkKeys: readonly number[],
   ): Promise<Array<{ of: number; prevId: string | null; nextId: string | null; atStart: boolean; atEnd: boolean }>> {
-    // A row-value comparison, which both backends seek in the timeline index: the same condition
-    // spelled with OR made SQLite scan the collection (68 ms for 20 chunks at 13,000 memories; 0.7 ms).
-    const adjacent = (direction: "prev" | "next") => {
-      const before = direction === "prev";
-      const cmp = before ? sql`<` : sql`>`;
-      const order = before ? sql`DESC` : sql`ASC`;
-      return sql<string | null>`(SELECT p.id FROM context_items p
-        WHERE p.org_id = i.org_id AND p.database_id = i.database_id AND p.corpus = i.corpus AND p.collection = i.collection
-          AND (p.item_timestamp, p.source_id) ${cmp} (i.item_timestamp, i.source_id)
-        ORDER BY p.item_timestamp ${order}, p.source_id ${order} LIMIT 1)`;
-    };
-    const edges = await sql<{ of_key: number; prev_id: string | null; next_id: string | null; at_start: number; at_end: number }>`
-      SELECT c.chunk_key AS of_key, ${adjacent("prev")} AS prev_id, ${adjacent("next")} AS next_id,
-        CASE WHEN c.position = 0 THEN 1 ELSE 0 END AS at_start,
-        CASE WHEN NOT EXISTS (SELECT 1 FROM context_chunks l WHERE l.item_id = c.item_id AND l.position > c.position) THEN 1 ELSE 0 END AS at_end
-      FROM context_chunks c JOIN context_items i ON i.id = c.item_id
-      WHERE c.org_id = ${org.orgId} AND c.chunk_key IN (${sql.join([...chunkKeys])}) AND i.corpus = 'memory' AND i.item_timestamp IS NOT NULL`.execute(this.db);
-    return edges.rows.map((e) => ({
+    if (chunkKeys.length === 0) return [];
+    const edges = await memoryEdgeRows.run(this.db, { orgId: org.orgId, keys: chunkKeys });
+    return edges.map((e) => ({
       of: Number(e.of_key),
       prevId: e.prev_id,
       nextId: e.next_id,

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable } from "kysely";
+import { CompiledQuery, type Compilable, type RawBuilder } from "kysely";
 import type { Executor } from "./db.js";
 
 /** Stands for one value while a statement's shape is compiled: the index of its leaf. */
@@ -73,6 +73,9 @@ function slotted(value: unknown, next: { leaf: number }, layout: Layout): unknow
   }
   return new Slot(next.leaf++);
 }
+
+/** A raw SQL statement (kysely's `sql` tag) as a template's `build` returns it. */
+export const rawStatement = <R>(db: Executor, raw: RawBuilder<R>): Compilable<R> => ({ compile: () => raw.compile(db) });
 
 export interface StatementTemplate<V, R> {
   /** Runs the statement for `values` on `db` (a transaction or the store): its rows. */
