@@ -90,8 +90,9 @@ export type QueriedItem = Pick<ItemRow, (typeof QUERIED_ITEM_COLUMNS)[number]>;
 
 // Every query's key reads, compiled once per list length (statement-templates.ts): Kysely building
 // them was about a third of a millisecond of each fast LoCoMo query's request thread.
-type KeyList<K> = { orgId: string; keys: readonly K[] };
-const listShape = (v: KeyList<unknown>): string => String(v.keys.length);
+type Keys<K> = { keys: readonly K[] };
+type KeyList<K> = Keys<K> & { orgId: string };
+const listShape = (v: Keys<unknown>): string => String(v.keys.length);
 const chunksByKey = statementTemplate(listShape, (db, v: KeyList<number>) =>
   db.selectFrom("context_chunks").select(CHUNK_COLUMNS).where("org_id", "=", v.orgId).where("chunk_key", "in", v.keys),
 );
@@ -108,13 +109,10 @@ const positionsOfItems = statementTemplate(listShape, (db, v: KeyList<string>) =
     .orderBy("position"),
 );
 
-type Keys<K> = { keys: readonly K[] };
-const keysShape = (v: Keys<unknown>): string => String(v.keys.length);
-
 // The statements that carry the query's visibility, compiled once per shape when it has no
 // filters (visibility-store.ts): Kysely building them was about a third of a millisecond of a
 // fast LoCoMo query's request thread.
-const visibleChunks = visibilityTemplate(keysShape, (db, backend, v, x: Keys<number>) => {
+const visibleChunks = visibilityTemplate(listShape, (db, backend, v, x: Keys<number>) => {
   const sqlite = backend === "sqlite";
   const join = sqlite ? sql`CROSS JOIN` : sql`JOIN`;
   const chunks = sqlite ? sql`context_chunks INDEXED BY context_chunks_key_item` : sql`context_chunks`;
@@ -127,7 +125,7 @@ const visibleChunks = visibilityTemplate(keysShape, (db, backend, v, x: Keys<num
   );
 });
 // MATERIALIZED: the candidates by primary key first, then the predicate on those few rows.
-const visibleRankedItems = visibilityTemplate(keysShape, (db, backend, v, x: Keys<string>) =>
+const visibleRankedItems = visibilityTemplate(listShape, (db, backend, v, x: Keys<string>) =>
   rawStatement(
     db,
     sql<RankedItem>`
