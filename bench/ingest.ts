@@ -5,7 +5,9 @@
 // prints the pipeline window's wall-clock marks to stderr (to line up CPU samples of the process).
 // BENCH_EMBEDDER=instant: the service embeds through an OpenAI-compatible endpoint that answers at
 // once (bench/instant-embeddings-server.ts, its own process), so the figure is the pipeline's own
-// ceiling when a user brings a fast GPU embedder.
+// ceiling when a user brings a fast GPU embedder. The endpoint answers with our offline encoder's
+// vectors of the chunk texts, computed before the run (bench/instant-vectors.ts; cached);
+// BENCH_INSTANT_VECTORS=random makes it answer with random vectors instead (the index's worst case).
 
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -20,6 +22,7 @@ import type { Corpus, IndexingStatus } from "../src/features/items/item-types.js
 import { createTestDb } from "../test/helpers/test-db.js";
 import { makePdf } from "../test/helpers/make-files.js";
 import { benchItems, benchPeople, benchTopics } from "./ingest-items.js";
+import { precomputedVectorsFile } from "./instant-vectors.js";
 import { enterSystemScope } from "../src/platform/store/row-scope.js";
 
 // A benchmark is an operator's script: it reads and writes the store directly, across organizations.
@@ -30,10 +33,11 @@ const items = benchItems(ITEMS);
 const topics = benchTopics;
 const people = benchPeople;
 
-/** The instant endpoint in a process of its own; resolves with its base URL. */
-async function startInstantEmbedder(): Promise<{ url: string; stop(): void }> {
+/** The instant endpoint in a process of its own, answering from `vectorsFile` if given; resolves with its base URL. */
+async function startInstantEmbedder(vectorsFile: string | null): Promise<{ url: string; stop(): void }> {
   const child = spawn(process.execPath, [...process.execArgv, new URL("./instant-embeddings-server.ts", import.meta.url).pathname], {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...(vectorsFile === null ? {} : { INSTANT_VECTORS: vectorsFile }) },
   });
   const lines = createInterface({ input: child.stdout });
   for await (const line of lines) {
@@ -46,28 +50,32 @@ async function startInstantEmbedder(): Promise<{ url: string; stop(): void }> {
   throw new Error("the instant embeddings endpoint did not start");
 }
 
-const instant = process.env.BENCH_EMBEDDER === "instant" ? await startInstantEmbedder() : null;
-const embedderEnv = instant
-  ? { EMBEDDING_PROVIDER: "openai", EMBEDDING_BASE_URL: `${instant.url}/v1`, EMBEDDING_MODEL: "instant", EMBEDDING_DIMENSIONS: "512" }
-  : {};
-
 const db = await createTestDb();
 const backend = db.databaseUrl ? "postgres" : "sqlite";
 // The service as deployed: default settings (workers are woken by enqueues in this process, not by polling).
-const config = loadConfig({
-  ...process.env,
-  ...embedderEnv,
-  DATA_DIR: db.dataDir,
-  LOG_LEVEL: "error",
-  ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
-});
+const serviceEnv = { ...process.env, DATA_DIR: db.dataDir, LOG_LEVEL: "error", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) };
 
-// 1. The embedder alone, on the same chunk texts, with the same worker count as the service.
+// The exact chunk texts the pipeline produces (the chunking settings do not depend on the embedder).
+const chunking = loadConfig(serviceEnv);
 const chunkTexts = items.flatMap((raw) => {
   const v = validateAppItem(raw);
   if (!v.ok) throw new Error(v.message);
-  return chunkDocument(renderAppItem(v.item), { maxTokens: config.chunkMaxTokens, overlapTokens: config.chunkOverlapTokens }).map((c) => c.text);
+  return chunkDocument(renderAppItem(v.item), { maxTokens: chunking.chunkMaxTokens, overlapTokens: chunking.chunkOverlapTokens }).map((c) => c.text);
 });
+
+const randomVectors = process.env.BENCH_INSTANT_VECTORS === "random";
+const instant = process.env.BENCH_EMBEDDER === "instant" ? await startInstantEmbedder(randomVectors ? null : await precomputedVectorsFile(chunkTexts)) : null;
+const config = instant
+  ? loadConfig({
+      ...serviceEnv,
+      EMBEDDING_PROVIDER: "openai",
+      EMBEDDING_BASE_URL: `${instant.url}/v1`,
+      EMBEDDING_MODEL: "instant",
+      EMBEDDING_DIMENSIONS: "512",
+    })
+  : chunking;
+
+// 1. The embedder alone, on the same chunk texts, with the same worker count as the service.
 const workers = config.embedding.provider === "local" ? config.embedding.workers : 2;
 // The instant endpoint is measured through the service's own embedder (the OpenAI client, batching).
 const raw = config.embedding.provider === "local" ? await createLocalEmbedder({ workers, batchSize: 32 }) : new SharedEmbedder(config.embedding);
@@ -190,7 +198,7 @@ await waitFor("pdf-20");
 const pdfSeconds = (performance.now() - started) / 1000;
 
 console.log(
-  `backend: ${backend}, embedder: ${instant ? "instant OpenAI-compatible endpoint (fixed 512-d vectors, its own process)" : `local USE-lite, ${workers} worker threads`}`,
+  `backend: ${backend}, embedder: ${instant ? `instant OpenAI-compatible endpoint (its own process; ${randomVectors ? "random 512-d vectors" : "our encoder's vectors of the texts, precomputed"})` : `local USE-lite, ${workers} worker threads`}`,
 );
 console.log(`embedder raw: ${chunkTexts.length} chunks in ${rawSeconds.toFixed(2)} s = ${rawRate.toFixed(1)} chunks/s`);
 console.log(
