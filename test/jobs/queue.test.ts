@@ -72,6 +72,24 @@ describe("durable job queue (contract, runs on each backend)", () => {
     for (const j of [...held.filter((h) => !takenIds.has(h.id)), ...again]) assert.equal(await queue.complete(j), true);
   });
 
+  test("one completion of jobs leased to several workers completes each held lease and no stale one", async () => {
+    for (let i = 0; i < 4; i++) await queue.enqueue("database.provision", { databaseId: `owners-${i}` });
+    const a = await queue.claim("wa", 2, 1_000, ["database.provision"]);
+    const b = await queue.claim("wb", 2, 1_000, ["database.provision"]);
+    assert.equal(a.length + b.length, 4);
+    const both = await queue.completeMany([a[0]!, b[0]!, a[1]!, b[1]!]);
+    assert.deepEqual(new Set(both), new Set([...a, ...b].map((j) => j.id)), "both workers' jobs, in one statement");
+
+    for (let i = 0; i < 2; i++) await queue.enqueue("database.provision", { databaseId: `stale-${i}` });
+    const c = await queue.claim("wc", 2, 1_000, ["database.provision"]);
+    clock += 1_001; // wc's leases run out; wd takes the jobs
+    const d = await queue.claim("wd", 2, 1_000, ["database.provision"]);
+    assert.deepEqual(new Set(d.map((j) => j.id)), new Set(c.map((j) => j.id)));
+    const held = await queue.completeMany([c[0]!, d[0]!, c[1]!, d[1]!]);
+    assert.deepEqual(new Set(held), new Set(d.map((j) => j.id)), "wd's leases complete, wc's stale ones do not count");
+    for (const j of d) assert.equal((await queue.get(j.id))?.status, "completed");
+  });
+
   test("when more leases ran out than a claim takes, the oldest jobs are taken first, across kinds", async () => {
     const kinds = ["database.provision", "jobs.prune"] as const;
     // The newer jobs are of the kind that sorts first, and are enqueued first: neither kind, insertion

@@ -74,20 +74,40 @@ export function claimStatement(backend: Backend, owner: string, at: number, leas
 /** Rows per multi-row insert of jobs (see insertMany). */
 const JOB_ROWS_PER_STATEMENT = 500;
 
-/** The statement of JobStore.updateLeased: `set` on those of `jobs` still running under their lease. */
-function leasedUpdate(db: Executor, jobs: readonly LeasedJob[], set: JobChange) {
+/** Jobs grouped by the owner of their lease, in first-seen order (one group as a rule: one worker's jobs). */
+interface OwnerGroup {
+  readonly owner: string;
+  readonly ids: string[];
+}
+
+function byOwner(jobs: readonly LeasedJob[]): OwnerGroup[] {
+  const groups = new Map<string, string[]>();
+  for (const j of jobs) {
+    const ids = groups.get(j.leaseOwner);
+    if (ids) ids.push(j.id);
+    else groups.set(j.leaseOwner, [j.id]);
+  }
+  return [...groups].map(([owner, ids]) => ({ owner, ids }));
+}
+
+/**
+ * The statement of JobStore.updateLeased: `set` on those of the jobs still running under their
+ * lease. One `lease_owner = ? AND id IN (...)` per owner, where a condition per job (an `OR` of 64
+ * `id = ? AND lease_owner = ?`) made SQLite look each one up on its own.
+ */
+function leasedUpdate(db: Executor, groups: readonly OwnerGroup[], set: JobChange) {
   return db
     .updateTable("jobs")
     .set(set)
-    .where((eb) => eb.or(jobs.map((j) => eb.and([eb("id", "=", j.id), eb("lease_owner", "=", j.leaseOwner)]))))
+    .where((eb) => eb.or(groups.map((g) => eb.and([eb("lease_owner", "=", g.owner), eb("id", "in", g.ids)]))))
     .where("status", "=", "running")
     .returning("id");
 }
 
 /** leasedUpdate compiled once per shape: completions and lease extensions run for every group of jobs. */
 const leasedUpdates = statementTemplate(
-  (v: { jobs: readonly LeasedJob[]; set: JobChange }) => `${v.jobs.length}:${Object.keys(v.set).join()}`,
-  (db, v) => leasedUpdate(db, v.jobs, v.set),
+  (v: { groups: readonly OwnerGroup[]; set: JobChange }) => `${v.groups.map((g) => g.ids.length).join("/")}:${Object.keys(v.set).join()}`,
+  (db, v) => leasedUpdate(db, v.groups, v.set),
 );
 
 /** The multi-row insert of JobStore.insertMany, compiled once per row count. */
@@ -130,8 +150,8 @@ export class JobStore {
     if (jobs.length === 0) return new Set();
     // A change computed in SQL (an attempt given back) has no template: those are one job at a time.
     const rows = Object.values(set).some(isExpression)
-      ? await leasedUpdate(this.db, jobs, set).execute()
-      : await leasedUpdates.run(this.db, { jobs: jobs.map((j) => ({ id: j.id, leaseOwner: j.leaseOwner })), set });
+      ? await leasedUpdate(this.db, byOwner(jobs), set).execute()
+      : await leasedUpdates.run(this.db, { groups: byOwner(jobs), set });
     return new Set(rows.map((r) => r.id));
   }
 
