@@ -5,6 +5,9 @@
 // Prints recall@1/5/10/20 of the evidence turns (per question, averaged) and query latency.
 // Options: --conversations N (default 10). BENCH_LOCOMO_DIR=<dir> keeps the SQLite store there and
 // reuses it on the next run (skips ingestion; for tuning only: the reported figures ingest afresh).
+// Models for thinking mode (measured separately from the offline default): RERANK_BASE_URL /
+// RERANK_MODEL / RERANK_API_KEY, LLM_BASE_URL / LLM_MODEL / LLM_API_KEY with LLM_QUERY_STEPS, and
+// QUERY_MODEL_TIMEOUT_MS are passed to the service (a chat model then also serves ingestion).
 import { existsSync, mkdirSync } from "node:fs";
 import { createApplication } from "../src/app.js";
 import { loadConfig } from "../src/platform/config.js";
@@ -20,6 +23,17 @@ const DATASET = new URL("../../shared/datasets/locomo/locomo10.json", import.met
 const KS = [1, 5, 10, 20] as const;
 const conversations = loadLocomo(process.env.LOCOMO_PATH ?? DATASET, option("conversations", 10));
 
+const MODEL_SETTINGS = [
+  "RERANK_BASE_URL",
+  "RERANK_MODEL",
+  "RERANK_API_KEY",
+  "LLM_BASE_URL",
+  "LLM_MODEL",
+  "LLM_API_KEY",
+  "LLM_QUERY_STEPS",
+  "QUERY_MODEL_TIMEOUT_MS",
+] as const;
+
 const reuseDir = process.env.BENCH_LOCOMO_DIR;
 const reused = reuseDir !== undefined && existsSync(`${reuseDir}/ready`);
 const db = reuseDir ? { dataDir: reuseDir, databaseUrl: null, drop: async () => {} } : await createTestDb();
@@ -31,6 +45,7 @@ const config = loadConfig({
   JOB_POLL_MS: "20",
   RATE_LIMIT_PER_MINUTE: "0",
   ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+  ...Object.fromEntries(MODEL_SETTINGS.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
 });
 const app = await createApplication(config);
 app.worker.start();
@@ -83,6 +98,11 @@ const only = process.env.BENCH_METHODS?.split(",");
 const extra = JSON.parse(process.env.BENCH_BODY ?? "{}") as Record<string, unknown>;
 const questionCount = conversations.reduce((n, c) => n + c.questions.length, 0);
 console.log(`backend: ${backend}; ${questionCount} questions (categories 1-4); recall of evidence turns; graph_context off`);
+const models = [
+  config.queryModels.rerank && `rerank endpoint ${config.queryModels.rerank.model}`,
+  config.chatModel && config.queryModels.chatSteps.size > 0 && `chat model ${config.chatModel.model} (${[...config.queryModels.chatSteps].join(", ")})`,
+].filter((m): m is string => typeof m === "string");
+console.log(`thinking mode's models: ${models.length > 0 ? models.join("; ") : "none (offline default)"}`);
 console.log(`${"method".padEnd(22)} ${KS.map((k) => `R@${k}`.padStart(6)).join(" ")}   p50 ms  p95 ms`);
 for (const [i, m] of methods.entries()) {
   if (only && !only.includes(String(i))) continue;

@@ -21,6 +21,7 @@ import { Bm25Retriever } from "../features/search/bm25-retriever.js";
 import { CorpusRetriever } from "../features/search/corpus-retriever.js";
 import { graphProviderOf } from "../features/search/graph-provider.js";
 import { QueryService } from "../features/search/service.js";
+import { createQueryModels } from "../features/search/query-models.js";
 import { TermIndexes } from "../features/search/term-indexes.js";
 import type { Config } from "../platform/config.js";
 import type { ContextFeatures } from "./context-features.js";
@@ -106,7 +107,16 @@ export async function buildFeatures(
     relations: new RelationsService(store),
     graphContext,
     termIndexes,
-    query: new QueryService(store, databases, embedder, retriever, graphProviderOf(graphContext), queryLog, now),
+    query: new QueryService(
+      store,
+      databases,
+      embedder,
+      retriever,
+      graphProviderOf(graphContext),
+      queryLog,
+      now,
+      createQueryModels(config.chatModel, config.queryModels, logger, (step, outcome) => metrics.queryModelCall(step, outcome)),
+    ),
     list: new ListService(store, databases, now),
     inspect: new InspectService(store, blobs, await inSystemScope(() => fileUrlSecret(config.fileUrlSecret, store)), now),
     statuses: new StatusService(store),

@@ -94,6 +94,8 @@ export interface Config {
   readonly embedding: EmbeddingConfig;
   /** An OpenAI-compatible chat model for memory inference and relation extraction; null: offline rules. */
   readonly chatModel: ChatModelSettings | null;
+  /** The models thinking-mode queries may ask (a rerank endpoint, the chat model's steps); see queryModels(). */
+  readonly queryModels: QueryModelSettings;
   readonly chunkMaxTokens: number;
   readonly chunkOverlapTokens: number;
   /** Signs file download URLs; null: a random secret generated once and kept in the store. */
@@ -148,6 +150,19 @@ export interface ChatModelSettings {
   readonly apiKey: string | null;
   readonly model: string;
 }
+
+/** What thinking-mode queries ask of models, when configured; every step falls back to the offline ranking. */
+export interface QueryModelSettings {
+  /** An OpenAI-compatible (Cohere-style) rerank endpoint; when set, it reranks instead of the chat model. */
+  readonly rerank: ChatModelSettings | null;
+  /** The steps the chat model (LLM_*) takes in thinking-mode queries. */
+  readonly chatSteps: ReadonlySet<QueryChatStep>;
+  /** Budget of one model call in a query; past it the query goes on without it. */
+  readonly timeoutMs: number;
+}
+
+export const QUERY_CHAT_STEPS = ["expand", "rerank"] as const;
+export type QueryChatStep = (typeof QUERY_CHAT_STEPS)[number];
 
 export class ConfigError extends Error {}
 
@@ -236,6 +251,17 @@ function chatModel(env: Env): ChatModelSettings | null {
   const baseUrl = env.LLM_BASE_URL?.trim();
   if (!baseUrl) return null;
   return { baseUrl, apiKey: env.LLM_API_KEY?.trim() || null, model: required(env, "LLM_MODEL", "with LLM_BASE_URL") };
+}
+
+function queryModels(env: Env): QueryModelSettings {
+  const baseUrl = env.RERANK_BASE_URL?.trim();
+  const rerank = baseUrl ? { baseUrl, apiKey: env.RERANK_API_KEY?.trim() || null, model: required(env, "RERANK_MODEL", "with RERANK_BASE_URL") } : null;
+  const raw = (env.LLM_QUERY_STEPS?.trim() || "expand,rerank").toLowerCase();
+  const steps = raw === "none" ? [] : raw.split(",").map((s) => s.trim());
+  const unknown = steps.filter((s) => !(QUERY_CHAT_STEPS as readonly string[]).includes(s));
+  if (unknown.length > 0 || (raw !== "none" && steps.length === 0))
+    throw new ConfigError(`LLM_QUERY_STEPS must be 'none' or a comma-separated list of ${QUERY_CHAT_STEPS.join(", ")}, got '${raw}'`);
+  return { rerank, chatSteps: new Set(steps as QueryChatStep[]), timeoutMs: int(env, "QUERY_MODEL_TIMEOUT_MS", 8_000, 100, 600_000) };
 }
 
 /** Bootstrap keys are full credentials of the first organization: short ones are guessable. */
@@ -362,6 +388,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl(env),
     embedding: embedder,
     chatModel: chatModel(env),
+    queryModels: queryModels(env),
     chunkMaxTokens: int(env, "CHUNK_MAX_TOKENS", 256, 16, 8192),
     chunkOverlapTokens: int(env, "CHUNK_OVERLAP_TOKENS", 32, 0, 1024),
     fileUrlSecret: fileUrlSecret(env),
@@ -389,6 +416,11 @@ export function describeConfig(config: Config): Record<string, unknown> {
     bootstrapApiKeys: config.bootstrapApiKeys.map((k) => `(${k.length} chars)`),
     embedding: "apiKey" in config.embedding ? { ...config.embedding, apiKey: config.embedding.apiKey ? "***" : null } : config.embedding,
     chatModel: config.chatModel ? { ...config.chatModel, apiKey: config.chatModel.apiKey ? "***" : null } : null,
+    queryModels: {
+      ...config.queryModels,
+      rerank: config.queryModels.rerank ? { ...config.queryModels.rerank, apiKey: config.queryModels.rerank.apiKey ? "***" : null } : null,
+      chatSteps: [...config.queryModels.chatSteps],
+    },
     fileUrlSecret: config.fileUrlSecret ? "***" : null,
     webhookSecretKey: config.webhookSecretKey ? "***" : null,
     connectorSecretKey: config.connectorSecretKey ? "***" : null,

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 // A local stand-in for an OpenAI-compatible /v1/chat/completions endpoint. Each request is answered
-// by the next scripted reply, shaped like the real API; requests are recorded for assertions.
+// by the next scripted reply (or by a function of the request), shaped like the real API; requests
+// are recorded for assertions.
 
 export type ScriptedReply =
   { readonly content: string } | { readonly status: number; readonly body: string } | { readonly delayMs: number; readonly content: string };
@@ -30,25 +31,31 @@ function completion(content: string): string {
   });
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function startFakeChatServer(replies: readonly ScriptedReply[]): Promise<FakeChatServer> {
-  const queue = [...replies];
+export async function startFakeChatServer(replies: readonly ScriptedReply[] | ((body: RecordedRequest["body"]) => ScriptedReply)): Promise<FakeChatServer> {
+  const queue = typeof replies === "function" ? [] : [...replies];
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((request, response) => {
     void (async () => {
       const raw = await readBody(request);
-      requests.push({ path: request.url ?? "", authorization: request.headers.authorization, body: JSON.parse(raw) as RecordedRequest["body"] });
-      const reply = queue.shift() ?? { status: 500, body: '{"error":{"message":"no scripted reply"}}' };
+      const body = JSON.parse(raw) as RecordedRequest["body"];
+      requests.push({ path: request.url ?? "", authorization: request.headers.authorization, body });
+      const reply: ScriptedReply = (typeof replies === "function" ? replies(body) : queue.shift()) ?? {
+        status: 500,
+        body: '{"error":{"message":"no scripted reply"}}',
+      };
       if ("status" in reply) {
         response.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
         return;
       }
-      if ("delayMs" in reply) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      if ("delayMs" in reply && typeof reply.delayMs === "number") await sleep(reply.delayMs);
       if (!response.destroyed) response.writeHead(200, { "content-type": "application/json" }).end(completion(reply.content));
     })();
   });

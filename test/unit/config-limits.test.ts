@@ -28,6 +28,22 @@ describe("configuration: input and resource limits", () => {
     }
   });
 
+  test("query models: RERANK_BASE_URL needs RERANK_MODEL; LLM_QUERY_STEPS takes none or expand and rerank", () => {
+    assert.equal(load({}).queryModels.rerank, null);
+    assert.deepEqual([...load({}).queryModels.chatSteps].sort(), ["expand", "rerank"]);
+    assert.throws(() => load({ RERANK_BASE_URL: "http://127.0.0.1:7997" }), /RERANK_MODEL is required with RERANK_BASE_URL/);
+    assert.deepEqual(load({ RERANK_BASE_URL: "http://127.0.0.1:7997", RERANK_MODEL: "bge-reranker" }).queryModels.rerank, {
+      baseUrl: "http://127.0.0.1:7997",
+      apiKey: null,
+      model: "bge-reranker",
+    });
+    assert.deepEqual([...load({ LLM_QUERY_STEPS: " Rerank " }).queryModels.chatSteps], ["rerank"]);
+    assert.equal(load({ LLM_QUERY_STEPS: "none" }).queryModels.chatSteps.size, 0);
+    assert.equal(load({ LLM_QUERY_STEPS: " " }).queryModels.chatSteps.size, 2);
+    for (const bad of ["expand,hyde", ","])
+      assert.throws(() => load({ LLM_QUERY_STEPS: bad }), /LLM_QUERY_STEPS must be 'none' or a comma-separated list of expand, rerank/, bad);
+  });
+
   test("EMBEDDING_PRECISION: int8 by default, float32 on request, anything else refused", () => {
     const precision = (env: Record<string, string>): string | undefined => {
       const e = load(env).embedding;

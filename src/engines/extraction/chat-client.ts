@@ -19,9 +19,10 @@ export interface ChatMessage {
 
 export type ChatResult = { readonly ok: true; readonly content: string } | { readonly ok: false; readonly reason: string };
 
-function chatCompletionsUrl(baseUrl: string): string {
+/** `path` under an OpenAI-compatible base URL: `/v1` is added when the base names no version. */
+function versionedUrl(baseUrl: string, path: string): string {
   const trimmed = baseUrl.replace(/\/+$/, "");
-  return /\/v\d+$/.test(trimmed) ? `${trimmed}/chat/completions` : `${trimmed}/v1/chat/completions`;
+  return /\/v\d+$/.test(trimmed) ? `${trimmed}${path}` : `${trimmed}/v1${path}`;
 }
 
 function contentOf(body: unknown): string | undefined {
@@ -33,25 +34,35 @@ function contentOf(body: unknown): string | undefined {
   return typeof message.content === "string" ? message.content : undefined;
 }
 
-export async function completeChat(config: ChatModelConfig, messages: readonly ChatMessage[]): Promise<ChatResult> {
+/** POSTs a JSON body to `path` of an OpenAI-compatible endpoint; the reply's JSON, or why there is none. */
+export async function postJson(
+  config: ChatModelConfig,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<{ readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reason: string }> {
   const send = config.fetch ?? fetch;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (config.apiKey !== undefined && config.apiKey.length > 0) headers.authorization = `Bearer ${config.apiKey}`;
   try {
-    const response = await send(chatCompletionsUrl(config.baseUrl), {
+    const response = await send(versionedUrl(config.baseUrl, path), {
       method: "POST",
       headers,
-      body: JSON.stringify({ model: config.model, messages, temperature: 0, response_format: { type: "json_object" } }),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(config.timeoutMs ?? 20_000),
     });
     if (!response.ok) return { ok: false, reason: `http_${response.status}` };
-    const body: unknown = await response.json();
-    const content = contentOf(body);
-    return content === undefined ? { ok: false, reason: "no_content" } : { ok: true, content };
+    return { ok: true, body: await response.json() };
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
-    return { ok: false, reason: name === "TimeoutError" || name === "AbortError" ? "timeout" : "network_error" };
+    return { ok: false, reason: name === "TimeoutError" || name === "AbortError" ? "timeout" : name === "SyntaxError" ? "invalid_json" : "network_error" };
   }
+}
+
+export async function completeChat(config: ChatModelConfig, messages: readonly ChatMessage[]): Promise<ChatResult> {
+  const reply = await postJson(config, "/chat/completions", { model: config.model, messages, temperature: 0, response_format: { type: "json_object" } });
+  if (!reply.ok) return reply;
+  const content = contentOf(reply.body);
+  return content === undefined ? { ok: false, reason: "no_content" } : { ok: true, content };
 }
 
 /** Parses the JSON object a model returned, tolerating ```json fences and chatter around it. */

@@ -32,6 +32,8 @@ export interface CorpusQuery {
   episodeSeeds?: number;
   /** Extra weighted query terms (thinking mode's pseudo-relevance feedback). */
   expansion?: readonly string[];
+  /** Terms of the words a chat model suggested for the question: their own BM25 list in the fusion. */
+  modelTerms?: readonly string[];
 }
 
 type Hits = ReadonlyArray<{ chunkKey: number; score: number }>;
@@ -40,6 +42,8 @@ type Hits = ReadonlyArray<{ chunkKey: number; score: number }>;
 export interface RetrievedLists {
   readonly exact: ReadonlySet<number> | null;
   readonly lexical: Hits;
+  /** The lexical list as fused: memories' episode scores, else `lexical`. */
+  readonly ranked: Hits;
   readonly dense: Hits;
   readonly phrase: readonly number[] | null;
 }
@@ -51,6 +55,10 @@ const EXACT_FILTERED_LIMIT = 20_000;
 // An episode is looked for within an hour either side of a seed's memory; at most 1,000 turns are read.
 const EPISODE_SPAN_MS = 3_600_000;
 const EPISODE_MEMBERS_LIMIT = 1_000;
+
+// The chat model's words rank chunks that share no word with the question (a category's
+// members, synonyms); their list weighs a little under the dense one's.
+const MODEL_TERMS_WEIGHT = 0.25;
 
 const normaliseText = (s: string): string => s.toLowerCase().replace(/\s+/g, " ").trim();
 
@@ -89,14 +97,18 @@ export class CorpusRetriever {
             ).slice(0, q.depth)
           : null;
       const ranked = kept ? hits.filter((h) => kept.includes(h.chunkKey)) : hits;
-      return { fused: fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0 }), lists: { exact, lexical: ranked, dense: [], phrase: null } };
+      return {
+        fused: fuse([{ name: "bm25", hits: ranked }], { bm25: 1, dense: 0, phrase: 0 }),
+        lists: { exact, lexical: ranked, ranked, dense: [], phrase: null },
+      };
     }
     const lexicalHits = prior?.lexical ? Promise.resolve(prior.lexical) : this.bm25.search(scope, q.terms, q.depth, "or", q.visible, exact);
     // Read while the query's embedding is still being computed (it needs the BM25 hits only).
     const inEpisodes = q.episodeSeeds && prior === undefined ? lexicalHits.then((hits) => this.inEpisodes(q, hits, q.episodeSeeds!)) : Promise.resolve(null);
-    const [lexical, expanded, vector, episodes] = await Promise.all([
+    const [lexical, expanded, suggested, vector, episodes] = await Promise.all([
       lexicalHits,
       q.expansion && q.expansion.length > 0 ? this.bm25.search(scope, [...q.terms, ...q.expansion], q.depth, "or", q.visible, exact) : Promise.resolve([]),
+      q.modelTerms && q.modelTerms.length > 0 ? this.bm25.search(scope, q.modelTerms, q.depth, "or", q.visible, exact) : Promise.resolve([]),
       prior === undefined ? q.vector : Promise.resolve(null),
       inEpisodes,
     ]);
@@ -113,12 +125,17 @@ export class CorpusRetriever {
               : Promise.resolve(null),
             vector ? this.dense(q, vector, exact) : Promise.resolve([]),
           ]);
+    const ranked = episodes ?? prior?.ranked ?? lexical;
     const lists: RankedList[] = [
-      { name: "bm25", hits: episodes ?? mergeLexical(lexical, expanded) },
+      { name: "bm25", hits: mergeLexical(ranked, expanded) },
       { name: "dense", hits: dense },
     ];
     if (phrase !== null) lists.push({ name: "phrase", hits: phrase.map((k) => ({ chunkKey: k, score: 1 })) });
-    return { fused: fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15 }), lists: { exact, lexical, dense, phrase } };
+    if (suggested.length > 0) lists.push({ name: "expansion", hits: suggested });
+    return {
+      fused: fuse(lists, { dense: q.alpha, bm25: 1 - q.alpha, phrase: 0.15, expansion: MODEL_TERMS_WEIGHT }),
+      lists: { exact, lexical, ranked, dense, phrase },
+    };
   }
 
   /**

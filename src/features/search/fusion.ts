@@ -1,6 +1,6 @@
 /** One retriever's ranked output for one corpus: chunk keys with raw scores, best first. */
 export interface RankedList {
-  readonly name: "dense" | "bm25" | "phrase";
+  readonly name: "dense" | "bm25" | "phrase" | "expansion";
   readonly hits: ReadonlyArray<{ chunkKey: number; score: number }>;
 }
 
@@ -8,6 +8,8 @@ export interface FusionWeights {
   readonly dense: number;
   readonly bm25: number;
   readonly phrase: number;
+  /** BM25 over the words a chat model suggested (thinking mode with LLM_*); 0 without them. */
+  readonly expansion?: number;
 }
 
 export interface Fused {
@@ -32,6 +34,7 @@ function normalise(list: RankedList): Map<number, number> {
     let v: number;
     switch (list.name) {
       case "bm25":
+      case "expansion":
         v = max > 0 ? h.score / max : 0;
         break;
       case "dense":
@@ -58,7 +61,7 @@ export function fuse(lists: readonly RankedList[], weights: FusionWeights): Fuse
       const v = l.scores.get(key);
       if (v === undefined) continue;
       parts[l.name] = v;
-      score += weights[l.name] * v;
+      score += (weights[l.name] ?? 0) * v;
     }
     fused.push({ chunkKey: key, score, parts });
   }

@@ -17,6 +17,7 @@ import { chunksOfItems, completed, hydrate, type Candidate, type Hydrated } from
 import { chunkView, sourceView } from "./result-views.js";
 import type { SplitFilters } from "./filters.js";
 import { neighbourChunks, spreadToNeighbours } from "./chunk-neighbours.js";
+import { NO_QUERY_MODELS, withModelScores, type QueryModels } from "./query-models.js";
 
 export interface QueryInput {
   orgId: string;
@@ -124,6 +125,7 @@ export class QueryService {
     private readonly graph: GraphProvider,
     private readonly queryLog: QueryLog,
     private readonly now: () => number = Date.now,
+    private readonly models: QueryModels = NO_QUERY_MODELS,
   ) {
     this.retriever = retriever;
   }
@@ -165,6 +167,15 @@ export class QueryService {
       ? new Map(corpora.map((corpus) => [corpus, this.graph.beginGraphContext({ ...extras, corpus, queryText: input.query, mode: input.mode })]))
       : null;
 
+    // Thinking mode asks a configured chat model for words to look for beside the question's,
+    // while the first retrieval runs; they rank chunks in a list of their own (a second pass).
+    const suggested =
+      input.mode === "thinking" && input.queryBy === "hybrid"
+        ? this.models.expand(input.query).then((words) => {
+            const own = new Set(terms);
+            return [...new Set(queryTerms(words.join(" ")))].filter((t) => !own.has(t));
+          })
+        : Promise.resolve([]);
     const perCorpus = await Promise.all(
       corpora.map(async (corpus) => {
         const base = {
@@ -187,18 +198,20 @@ export class QueryService {
         let fused = first.fused;
         // pseudo-relevance feedback: on conversation memories the top turns' shared words are
         // chit-chat and measured no gain on LoCoMo, so it expands knowledge queries only
+        let expansion: string[] = [];
         if (input.mode === "thinking" && input.queryBy === "hybrid" && corpus === "knowledge" && fused.length > 0) {
           const top = await hydrate(
             chunks,
             fused.slice(0, 5).map((f) => f.chunkKey),
             base.visible,
           );
-          const expansion = feedbackTerms(
+          expansion = feedbackTerms(
             terms,
             [...top.values()].map((h) => this.retriever.termsOf(h.chunk)),
           );
-          if (expansion.length > 0) fused = (await this.retriever.retrieve({ ...base, expansion }, first.lists)).fused;
         }
+        const modelTerms = await suggested;
+        if (expansion.length > 0 || modelTerms.length > 0) fused = (await this.retriever.retrieve({ ...base, expansion, modelTerms }, first.lists)).fused;
         for (let hop = 0; hop < NEIGHBOUR_HOPS[input.mode][corpus] && input.queryBy === "hybrid" && fused.length > 0; hop++) {
           const neighbours = await neighbourChunks(
             chunks,
@@ -219,6 +232,7 @@ export class QueryService {
       return h ? [{ h, score: this.withRecency(c.score * (input.queryBy === "hybrid" ? speakerBoost(h, words) : 1), h, input.recencyBias) }] : [];
     });
     scored.sort((a, b) => b.score - a.score);
+    if (input.mode === "thinking") scored = await this.reranked(input.query, scored);
     if (input.mode === "thinking")
       scored = spreadGroups(
         diversify(
@@ -248,6 +262,17 @@ export class QueryService {
     if (graphParts !== null) result.graph_context = await this.graphContext(graphParts, top);
     this.queryLog.record({ orgId: input.orgId, requestId: input.requestId, database: input.database, collection: collections.join(",") });
     return result;
+  }
+
+  /** Thinking mode's first candidates reordered with a configured model's relevance scores. */
+  private async reranked(question: string, scored: Scored[]): Promise<Scored[]> {
+    const head = scored.slice(0, this.models.rerankDepth);
+    if (head.length < 2) return scored;
+    const scores = await this.models.rerank(
+      question,
+      head.map((s) => s.h.chunk.content),
+    );
+    return scores === null ? scored : withModelScores(scored, scores);
   }
 
   private withRecency(score: number, h: Candidate, bias: number): number {

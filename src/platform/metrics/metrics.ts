@@ -81,6 +81,12 @@ export class Metrics {
     labelNames: ["provider", "outcome"] as const,
     registers: [this.registry],
   });
+  private readonly queryModelCalls = new Counter({
+    name: "context_store_query_model_calls_total",
+    help: "Model calls of thinking-mode queries by step (expand, rerank) and outcome (ok, or failed: the query went on with its offline ranking)",
+    labelNames: ["step", "outcome"] as const,
+    registers: [this.registry],
+  });
   private readonly indexBytes = new Gauge({
     name: "context_store_index_memory_bytes",
     help: "Estimated memory of the search indexes (summed over the service processes; each holds its own copy): bm25 (postings) and vector (loaded HNSW indexes, SQLite)",
@@ -132,6 +138,10 @@ export class Metrics {
 
   connectorSync(provider: string, outcome: string): void {
     this.syncs.inc({ provider, outcome });
+  }
+
+  queryModelCall(step: "expand" | "rerank", outcome: "ok" | "failed"): void {
+    this.queryModelCalls.inc({ step, outcome });
   }
 
   /**
