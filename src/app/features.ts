@@ -22,6 +22,7 @@ import { CorpusRetriever } from "../features/search/corpus-retriever.js";
 import { graphProviderOf } from "../features/search/graph-provider.js";
 import { QueryService } from "../features/search/service.js";
 import { createQueryModels } from "../features/search/query-models.js";
+import { createReranker, type Reranker } from "../engines/ranking/create-reranker.js";
 import { TermIndexes } from "../features/search/term-indexes.js";
 import type { Config } from "../platform/config.js";
 import type { ContextFeatures } from "./context-features.js";
@@ -41,6 +42,8 @@ export interface Features {
   readonly graphContext: GraphContextProvider;
   readonly termIndexes: TermIndexes;
   readonly query: QueryService;
+  /** Thinking mode's reranker (RERANK_*), closed at shutdown; null when none is configured. */
+  readonly reranker: Reranker | null;
   readonly list: ListService;
   readonly inspect: InspectService;
   readonly statuses: StatusService;
@@ -88,6 +91,7 @@ export async function buildFeatures(
   const graphContext = new GraphContextProvider(store, extraction);
   const termIndexes = new TermIndexes(store, logger, { maxPostings: config.searchIndexMaxPostings, fileDir: join(config.dataDir, "indexes") });
   const retriever = new CorpusRetriever(store, new Bm25Retriever(store, termIndexes), vectors);
+  const reranker = config.queryModels.rerank && (await createReranker(config.queryModels.rerank, config.queryModels.timeoutMs));
   return {
     orgs,
     queryLog,
@@ -107,6 +111,7 @@ export async function buildFeatures(
     relations: new RelationsService(store),
     graphContext,
     termIndexes,
+    reranker,
     query: new QueryService(
       store,
       databases,
@@ -115,7 +120,7 @@ export async function buildFeatures(
       graphProviderOf(graphContext),
       queryLog,
       now,
-      createQueryModels(config.chatModel, config.queryModels, logger, (step, outcome) => metrics.queryModelCall(step, outcome)),
+      createQueryModels(config.chatModel, reranker, config.queryModels, logger, (step, outcome) => metrics.queryModelCall(step, outcome)),
     ),
     list: new ListService(store, databases, now),
     inspect: new InspectService(store, blobs, await inSystemScope(() => fileUrlSecret(config.fileUrlSecret, store)), now),

@@ -90,6 +90,7 @@ export function closer(config: Config, app: Running): () => Promise<ShutdownOutc
         { name: "save vector indexes", run: () => context.vectors.saveAll() },
         { name: "save search indexes", run: () => features.termIndexes.saveAll() },
         { name: "close the embedder", run: () => platform.embedder.close() },
+        { name: "close the reranker", run: () => features.reranker?.close() ?? Promise.resolve() },
         { name: "close the extraction workers", run: () => platform.extraction.close() },
         { name: "close the term worker", run: () => platform.terms.close() },
         { name: "close the parser workers", run: () => platform.parsers.close() },

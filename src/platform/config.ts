@@ -153,13 +153,16 @@ export interface ChatModelSettings {
 
 /** What thinking-mode queries ask of models, when configured; every step falls back to the offline ranking. */
 export interface QueryModelSettings {
-  /** An OpenAI-compatible (Cohere-style) rerank endpoint; when set, it reranks instead of the chat model. */
-  readonly rerank: ChatModelSettings | null;
+  /** A reranker (a Cohere-style endpoint, or a cross-encoder run in process); when set, it reranks instead of the chat model. */
+  readonly rerank: RerankSettings | null;
   /** The steps the chat model (LLM_*) takes in thinking-mode queries. */
   readonly chatSteps: ReadonlySet<QueryChatStep>;
   /** Budget of one model call in a query; past it the query goes on without it. */
   readonly timeoutMs: number;
 }
+
+export type RerankSettings =
+  ({ readonly provider: "openai" } & ChatModelSettings) | { readonly provider: "transformers"; readonly model: string; readonly localModelPath: string | null };
 
 export const QUERY_CHAT_STEPS = ["expand", "rerank"] as const;
 export type QueryChatStep = (typeof QUERY_CHAT_STEPS)[number];
@@ -253,9 +256,32 @@ function chatModel(env: Env): ChatModelSettings | null {
   return { baseUrl, apiKey: env.LLM_API_KEY?.trim() || null, model: required(env, "LLM_MODEL", "with LLM_BASE_URL") };
 }
 
-function queryModels(env: Env): QueryModelSettings {
+function rerankSettings(env: Env): RerankSettings | null {
   const baseUrl = env.RERANK_BASE_URL?.trim();
-  const rerank = baseUrl ? { baseUrl, apiKey: env.RERANK_API_KEY?.trim() || null, model: required(env, "RERANK_MODEL", "with RERANK_BASE_URL") } : null;
+  const provider = env.RERANK_PROVIDER?.trim().toLowerCase() || (baseUrl ? "openai" : "");
+  switch (provider) {
+    case "":
+      return null;
+    case "openai":
+      return {
+        provider,
+        baseUrl: baseUrl || required(env, "RERANK_BASE_URL", "with RERANK_PROVIDER=openai"),
+        apiKey: env.RERANK_API_KEY?.trim() || null,
+        model: required(env, "RERANK_MODEL", "with RERANK_BASE_URL"),
+      };
+    case "transformers":
+      return {
+        provider,
+        model: required(env, "RERANK_MODEL", "with RERANK_PROVIDER=transformers"),
+        localModelPath: env.RERANK_MODEL_PATH?.trim() || null,
+      };
+    default:
+      throw new ConfigError(`RERANK_PROVIDER must be openai or transformers, got '${provider}'`);
+  }
+}
+
+function queryModels(env: Env): QueryModelSettings {
+  const rerank = rerankSettings(env);
   const raw = (env.LLM_QUERY_STEPS?.trim() || "expand,rerank").toLowerCase();
   const steps = raw === "none" ? [] : raw.split(",").map((s) => s.trim());
   const unknown = steps.filter((s) => !(QUERY_CHAT_STEPS as readonly string[]).includes(s));
@@ -418,7 +444,10 @@ export function describeConfig(config: Config): Record<string, unknown> {
     chatModel: config.chatModel ? { ...config.chatModel, apiKey: config.chatModel.apiKey ? "***" : null } : null,
     queryModels: {
       ...config.queryModels,
-      rerank: config.queryModels.rerank ? { ...config.queryModels.rerank, apiKey: config.queryModels.rerank.apiKey ? "***" : null } : null,
+      rerank:
+        config.queryModels.rerank?.provider === "openai"
+          ? { ...config.queryModels.rerank, apiKey: config.queryModels.rerank.apiKey ? "***" : null }
+          : config.queryModels.rerank,
       chatSteps: [...config.queryModels.chatSteps],
     },
     fileUrlSecret: config.fileUrlSecret ? "***" : null,

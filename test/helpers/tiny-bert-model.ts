@@ -68,6 +68,34 @@ function onnxGatherModel(table: number[][]): Uint8Array {
   return new ProtoWriter().int(1, 8).string(2, "context-store-tests").message(7, graph).message(8, new ProtoWriter().string(1, "").int(2, 13)).finish();
 }
 
+/**
+ * A cross-encoder's graph: each token has one weight (Gather), summed over the sequence
+ * (ReduceSum over axis 1) into one `logits` value per query-document pair.
+ */
+function onnxTokenWeightModel(weights: number[]): Uint8Array {
+  const raw = new Uint8Array(Float32Array.from(weights).buffer);
+  const table = new ProtoWriter().int(1, weights.length).int(1, 1).int(2, FLOAT).string(8, "token_weights").bytesField(9, raw);
+  const axes = new ProtoWriter()
+    .int(1, 1)
+    .int(2, INT64)
+    .string(8, "axes")
+    .bytesField(9, new Uint8Array(BigInt64Array.from([1n]).buffer));
+  const gather = new ProtoWriter().string(1, "token_weights").string(1, "input_ids").string(2, "token_scores").string(3, "lookup").string(4, "Gather");
+  const keepdims = new ProtoWriter().string(1, "keepdims").int(3, 0).int(20, 2);
+  const sum = new ProtoWriter().string(1, "token_scores").string(1, "axes").string(2, "logits").string(3, "sum").string(4, "ReduceSum").message(5, keepdims);
+  const graph = new ProtoWriter()
+    .message(1, gather)
+    .message(1, sum)
+    .string(2, "tiny-cross-encoder")
+    .message(5, table)
+    .message(5, axes)
+    .message(11, valueInfo("input_ids", INT64, ["batch", "sequence"]))
+    .message(11, valueInfo("attention_mask", INT64, ["batch", "sequence"]))
+    .message(11, valueInfo("token_type_ids", INT64, ["batch", "sequence"]))
+    .message(12, valueInfo("logits", FLOAT, ["batch", 1]));
+  return new ProtoWriter().int(1, 8).string(2, "context-store-tests").message(7, graph).message(8, new ProtoWriter().string(1, "").int(2, 13)).finish();
+}
+
 const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"];
 
 /**
@@ -93,13 +121,41 @@ export function writeTinyBertModel(root: string, name: string): void {
   const dir = join(root, name);
   mkdirSync(join(dir, "onnx"), { recursive: true });
   const tokens = [...SPECIAL, ...Object.keys(WORDS)];
-  const vocab = Object.fromEntries(tokens.map((t, i) => [t, i]));
   const table = tokens.map((t) => WORDS[t] ?? [0, 0, 0, 0]);
   writeFileSync(join(dir, "onnx", "model.onnx"), onnxGatherModel(table));
   writeFileSync(
     join(dir, "config.json"),
     JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: TINY_MODEL_DIMENSIONS, vocab_size: tokens.length }),
   );
+  writeTokenizer(dir, tokens);
+}
+
+/**
+ * Writes a tiny cross-encoder (a sequence classification model with one logit): a pair of
+ * texts scores the sum of its words' `weights` (others 0), so a document holding weighted
+ * words ranks above one that does not.
+ */
+export function writeTinyCrossEncoder(root: string, name: string, weights: Record<string, number>): void {
+  const dir = join(root, name);
+  mkdirSync(join(dir, "onnx"), { recursive: true });
+  const tokens = [...SPECIAL, ...new Set([...Object.keys(WORDS), ...Object.keys(weights)])];
+  writeFileSync(join(dir, "onnx", "model.onnx"), onnxTokenWeightModel(tokens.map((t) => weights[t] ?? 0)));
+  writeFileSync(
+    join(dir, "config.json"),
+    JSON.stringify({
+      model_type: "bert",
+      architectures: ["BertForSequenceClassification"],
+      hidden_size: 1,
+      vocab_size: tokens.length,
+      id2label: { "0": "LABEL_0" },
+      label2id: { LABEL_0: 0 },
+    }),
+  );
+  writeTokenizer(dir, tokens);
+}
+
+function writeTokenizer(dir: string, tokens: readonly string[]): void {
+  const vocab = Object.fromEntries(tokens.map((t, i) => [t, i]));
   writeFileSync(
     join(dir, "tokenizer_config.json"),
     JSON.stringify({

@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { createReadyDatabase, field, startTestApp, type HttpResult, type TestApp } from "../helpers/harness.js";
 import { ingestMemories } from "../helpers/context.js";
 import { startFakeChatServer, type FakeChatServer, type RecordedRequest, type ScriptedReply } from "../helpers/fake-chat-server.js";
 import { startFakeRerankServer, type FakeRerankServer } from "../helpers/fake-rerank-server.js";
 import { sampleOf } from "../helpers/prometheus.js";
+import { createReranker } from "../../src/engines/ranking/create-reranker.js";
+import { writeTinyCrossEncoder } from "../helpers/tiny-bert-model.js";
 
 // Thinking mode with configured models (spec: `thinking` adds query expansion and reranking): a
 // rerank endpoint or a chat model reorders the first candidates, a chat model suggests words to
@@ -189,5 +194,34 @@ describe("thinking mode with a chat model reranking (LLM_QUERY_STEPS default)", 
     assert.deepEqual(reranked.slice(0, 2).sort(), ["church", "gym"]);
     assert.equal(await modelCalls(t, "expand", "ok"), 3);
     assert.equal(await modelCalls(t, "rerank", "ok"), 1);
+  });
+});
+
+describe("thinking mode with a cross-encoder in process (RERANK_PROVIDER=transformers)", () => {
+  let t: TestApp;
+  const root = mkdtempSync(join(tmpdir(), "tiny-reranker-"));
+
+  before(async () => {
+    // A pair scores the sum of its words' weights: only the answering turns hold weighted words.
+    writeTinyCrossEncoder(root, "tiny-cross-encoder", { gym: 2, church: 1.5 });
+    t = await appWith({ RERANK_PROVIDER: "transformers", RERANK_MODEL: "tiny-cross-encoder", RERANK_MODEL_PATH: root });
+  });
+  after(async () => {
+    await t.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test("the model's scores put the answering turns first, the gym turn (weight 2) ahead of the church turn (1.5)", async () => {
+    const offline = await ranked(t, { mode: "fast" });
+    assert.ok(offline.indexOf("gym") > 0 || offline.indexOf("church") > 1, offline.join(","));
+    assert.deepEqual((await ranked(t, { mode: "thinking" })).slice(0, 2), ["gym", "church"]);
+    assert.equal(await modelCalls(t, "rerank", "ok"), 1);
+  });
+
+  test("a model folder that does not hold the model fails the load (and so the start) with a clear message", async () => {
+    await assert.rejects(
+      createReranker({ provider: "transformers", model: "no-such-model", localModelPath: root }, 1_000),
+      /could not load reranker model no-such-model under /,
+    );
   });
 });

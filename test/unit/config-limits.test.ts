@@ -33,10 +33,19 @@ describe("configuration: input and resource limits", () => {
     assert.deepEqual([...load({}).queryModels.chatSteps].sort(), ["expand", "rerank"]);
     assert.throws(() => load({ RERANK_BASE_URL: "http://127.0.0.1:7997" }), /RERANK_MODEL is required with RERANK_BASE_URL/);
     assert.deepEqual(load({ RERANK_BASE_URL: "http://127.0.0.1:7997", RERANK_MODEL: "bge-reranker" }).queryModels.rerank, {
+      provider: "openai",
       baseUrl: "http://127.0.0.1:7997",
       apiKey: null,
       model: "bge-reranker",
     });
+    assert.deepEqual(load({ RERANK_PROVIDER: "transformers", RERANK_MODEL: "ms-marco-MiniLM-L-6-v2", RERANK_MODEL_PATH: "/models" }).queryModels.rerank, {
+      provider: "transformers",
+      model: "ms-marco-MiniLM-L-6-v2",
+      localModelPath: "/models",
+    });
+    assert.throws(() => load({ RERANK_PROVIDER: "transformers" }), /RERANK_MODEL is required with RERANK_PROVIDER=transformers/);
+    assert.throws(() => load({ RERANK_PROVIDER: "openai", RERANK_MODEL: "m" }), /RERANK_BASE_URL is required with RERANK_PROVIDER=openai/);
+    assert.throws(() => load({ RERANK_PROVIDER: "cohere" }), /RERANK_PROVIDER must be openai or transformers, got 'cohere'/);
     assert.deepEqual([...load({ LLM_QUERY_STEPS: " Rerank " }).queryModels.chatSteps], ["rerank"]);
     assert.equal(load({ LLM_QUERY_STEPS: "none" }).queryModels.chatSteps.size, 0);
     assert.equal(load({ LLM_QUERY_STEPS: " " }).queryModels.chatSteps.size, 2);

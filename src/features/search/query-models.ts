@@ -2,12 +2,13 @@ import type { ChatModelSettings, QueryModelSettings } from "../../platform/confi
 import type { Logger } from "../../platform/logger.js";
 import type { ChatModelConfig } from "../../engines/extraction/chat-client.js";
 import { chatRelevanceScores, expansionTerms } from "../../engines/ranking/chat-query-steps.js";
-import { rerankWithEndpoint, type ScoresResult } from "../../engines/ranking/rerank-endpoint.js";
+import type { ScoresResult } from "../../engines/ranking/rerank-endpoint.js";
+import type { Reranker } from "../../engines/ranking/create-reranker.js";
 
 /**
  * What thinking-mode queries may ask of configured models: words to look for beside the
- * question's (a chat model) and relevance scores for the first candidates (a rerank endpoint, or
- * else the chat model). With none configured, or when a call fails or runs out of time, the
+ * question's (a chat model) and relevance scores for the first candidates (a reranker, or else
+ * the chat model). With none configured, or when a call fails or runs out of time, the
  * query keeps its offline ranking.
  */
 export interface QueryModels {
@@ -21,9 +22,7 @@ export interface QueryModels {
 
 export const NO_QUERY_MODELS: QueryModels = { rerankDepth: 0, expand: () => Promise.resolve([]), rerank: () => Promise.resolve(null) };
 
-// A rerank endpoint (a cross-encoder) scores 50 candidates in one call; a chat model reads each
-// passage in its prompt, so it is given the first 20.
-const ENDPOINT_DEPTH = 50;
+// A chat model reads each passage in its prompt, so it is given the first 20.
 const CHAT_DEPTH = 20;
 
 type Outcome = (step: "expand" | "rerank", outcome: "ok" | "failed") => void;
@@ -35,20 +34,25 @@ const clientConfig = (model: ChatModelSettings, timeoutMs: number): ChatModelCon
   ...(model.apiKey ? { apiKey: model.apiKey } : {}),
 });
 
-export function createQueryModels(chat: ChatModelSettings | null, settings: QueryModelSettings, logger: Logger, outcome: Outcome): QueryModels {
+export function createQueryModels(
+  chat: ChatModelSettings | null,
+  reranker: Reranker | null,
+  settings: QueryModelSettings,
+  logger: Logger,
+  outcome: Outcome,
+): QueryModels {
   const chatConfig = chat && clientConfig(chat, settings.timeoutMs);
-  const rerankConfig = settings.rerank && clientConfig(settings.rerank, settings.timeoutMs);
   const failed = (step: "expand" | "rerank", reason: string): void => {
     outcome(step, "failed");
     logger.warn({ step, reason }, "a query model call failed; the query keeps its offline ranking");
   };
-  const rerankCall: ((question: string, passages: readonly string[]) => Promise<ScoresResult>) | null = rerankConfig
-    ? (question, passages) => rerankWithEndpoint(rerankConfig, question, passages)
+  const rerankCall: ((question: string, passages: readonly string[]) => Promise<ScoresResult>) | null = reranker
+    ? (question, passages) => reranker.score(question, passages)
     : chatConfig && settings.chatSteps.has("rerank")
       ? (question, passages) => chatRelevanceScores(chatConfig, question, passages)
       : null;
   return {
-    rerankDepth: rerankConfig ? ENDPOINT_DEPTH : rerankCall ? CHAT_DEPTH : 0,
+    rerankDepth: reranker ? reranker.depth : rerankCall ? CHAT_DEPTH : 0,
     async expand(question) {
       if (!chatConfig || !settings.chatSteps.has("expand")) return [];
       const result = await expansionTerms(chatConfig, question);
