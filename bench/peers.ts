@@ -16,7 +16,7 @@ import { option } from "./bench-utils.js";
 import { knowledgeTexts, locomoTexts } from "./peers/datasets.js";
 import { SYSTEMS } from "./peers/registry.js";
 import { printTable } from "./peers/report.js";
-import { runInterleaved } from "./peers/interleave.js";
+import { latencyPasses, runInterleaved } from "./peers/interleave.js";
 import { serveSystem, type Command, type Report } from "./peers/run-system.js";
 import { SERVICE_NODE_FLAGS } from "./service-node-flags.js";
 import type { SystemResult } from "./peers/run-system.js";
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     const items = s.corpora.reduce((n, c) => n + c.items.length, 0);
     const embed = s.questions.map((q) => q.embedMs).sort((a, b) => a - b);
     console.log(
-      `${s.name}: ${s.corpora.length} corpora, ${items} items (${s.name === "locomo" ? "turns" : `chunks of ${s.corpora[0]?.source.kind === "files" ? s.corpora[0].source.files.length : 0} documents`}), ${s.questions.length} questions, ${s.depth} results asked per question; question embedding alone p50 ${embed[Math.floor(embed.length / 2)]?.toFixed(1)} ms`,
+      `${s.name}: ${s.corpora.length} corpora, ${items} items (${s.name === "locomo" ? "turns" : `chunks of ${s.corpora[0]?.source.kind === "files" ? s.corpora[0].source.files.length : 0} documents`}), ${s.questions.length} questions (asked ${latencyPasses(s.questions.length)} time(s) for latency, recall from the first), ${s.depth} results asked per question; question embedding alone p50 ${embed[Math.floor(embed.length / 2)]?.toFixed(1)} ms`,
     );
   }
   console.log(
