@@ -5,8 +5,8 @@
 // Prints recall@1/5/10/20 of the evidence turns (per question, averaged) and query latency.
 // Options: --conversations N (default 10). BENCH_LOCOMO_DIR=<dir> keeps the SQLite store there and
 // reuses it on the next run (skips ingestion; for tuning only: the reported figures ingest afresh).
-// Models for thinking mode (measured separately from the offline default): RERANK_BASE_URL /
-// RERANK_MODEL / RERANK_API_KEY, LLM_BASE_URL / LLM_MODEL / LLM_API_KEY with LLM_QUERY_STEPS, and
+// Models for thinking mode (measured separately from the offline default): RERANK_PROVIDER,
+// RERANK_BASE_URL / RERANK_MODEL / RERANK_API_KEY / RERANK_MODEL_PATH, LLM_BASE_URL / LLM_MODEL / LLM_API_KEY with LLM_QUERY_STEPS, and
 // QUERY_MODEL_TIMEOUT_MS are passed to the service (a chat model then also serves ingestion).
 import { existsSync, mkdirSync } from "node:fs";
 import { createApplication } from "../src/app.js";
@@ -24,6 +24,8 @@ const KS = [1, 5, 10, 20] as const;
 const conversations = loadLocomo(process.env.LOCOMO_PATH ?? DATASET, option("conversations", 10));
 
 const MODEL_SETTINGS = [
+  "RERANK_PROVIDER",
+  "RERANK_MODEL_PATH",
   "RERANK_BASE_URL",
   "RERANK_MODEL",
   "RERANK_API_KEY",
@@ -99,7 +101,7 @@ const extra = JSON.parse(process.env.BENCH_BODY ?? "{}") as Record<string, unkno
 const questionCount = conversations.reduce((n, c) => n + c.questions.length, 0);
 console.log(`backend: ${backend}; ${questionCount} questions (categories 1-4); recall of evidence turns; graph_context off`);
 const models = [
-  config.queryModels.rerank && `rerank endpoint ${config.queryModels.rerank.model}`,
+  config.queryModels.rerank && `reranker ${config.queryModels.rerank.model} (${config.queryModels.rerank.provider})`,
   config.chatModel && config.queryModels.chatSteps.size > 0 && `chat model ${config.chatModel.model} (${[...config.queryModels.chatSteps].join(", ")})`,
 ].filter((m): m is string => typeof m === "string");
 console.log(`thinking mode's models: ${models.length > 0 ? models.join("; ") : "none (offline default)"}`);
