@@ -125,6 +125,11 @@ describe("thinking mode with a rerank endpoint (RERANK_*)", () => {
     assert.equal(request.body.documents?.length, 7);
     assert.equal(request.body.top_n, 7);
     assert.ok(request.body.documents.some((d) => d.includes("joined a gym")));
+
+    // Asked for one result, thinking mode still lets the reranker see its depth of candidates.
+    const [only, ...more] = await ranked(t, { mode: "thinking", max_results: 1 });
+    assert.ok((only === "gym" || only === "church") && more.length === 0, only);
+    assert.equal(rerank.requests.at(-1)?.body.documents?.length, 7);
   });
 });
 

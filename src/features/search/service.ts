@@ -224,7 +224,8 @@ export class QueryService {
       }),
     );
     const merged: Fused[] = perCorpus.flatMap((p) => p.fused).sort((a, b) => b.score - a.score);
-    const candidates = merged.slice(0, input.maxResults * 3);
+    // A reranker sees its whole depth of candidates, however few results are asked for.
+    const candidates = merged.slice(0, Math.max(input.maxResults * 3, input.mode === "thinking" ? this.models.rerankDepth : 0));
     const hydrated = await hydrateAll(chunks, candidates, corpora, visibleFor);
     const words = queryWords(input.query);
     let scored: Scored[] = candidates.flatMap((c) => {
