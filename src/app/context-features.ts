@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { createLlmRelationExtractor, type LlmRelationExtractor } from "../engines/extraction/index.js";
+import { chatModelConfig, createLlmRelationExtractor, type LlmRelationExtractor } from "../engines/extraction/index.js";
 import { GraphBuilder } from "../features/context-graph/graph-builder.js";
 import { DatabaseService } from "../features/databases/service.js";
 import { graphCollectionLister } from "../features/graph-collections/service.js";
@@ -39,7 +39,7 @@ export const archiveLimitsOf = (config: Config): { maxUncompressedBytes: number;
 
 function relationExtractorOf(config: Config): LlmRelationExtractor | null {
   const chat = config.chatModel;
-  return chat ? createLlmRelationExtractor({ baseUrl: chat.baseUrl, model: chat.model, ...(chat.apiKey ? { apiKey: chat.apiKey } : {}) }) : null;
+  return chat ? createLlmRelationExtractor(chatModelConfig(chat)) : null;
 }
 
 /** Counts items reaching searchable, completed or errored (and their chunks) once their status change is committed. */

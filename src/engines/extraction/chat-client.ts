@@ -12,6 +12,19 @@ export interface ChatModelConfig {
   readonly fetch?: typeof fetch;
 }
 
+/** A client configuration from configured settings (an API key of null or "" sends none). */
+export function chatModelConfig(
+  settings: { readonly baseUrl: string; readonly model: string; readonly apiKey: string | null },
+  timeoutMs?: number,
+): ChatModelConfig {
+  return {
+    baseUrl: settings.baseUrl,
+    model: settings.model,
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+}
+
 export interface ChatMessage {
   readonly role: "system" | "user" | "assistant";
   readonly content: string;

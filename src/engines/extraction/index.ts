@@ -23,3 +23,4 @@ export { createLlmRelationExtractor } from "./llm-relation-extractor.js";
 export type { LlmRelationExtractor } from "./llm-relation-extractor.js";
 export { inferMemory } from "./memory-rules.js";
 export { createLlmMemoryInferrer } from "./llm-memory-inferrer.js";
+export { chatModelConfig } from "./chat-client.js";

@@ -1,4 +1,5 @@
 import type { RerankSettings } from "../../platform/config.js";
+import { chatModelConfig } from "../extraction/chat-client.js";
 import { rerankWithEndpoint } from "./rerank-endpoint.js";
 import { loadTransformersReranker, type LoadedReranker } from "./transformers-reranker.js";
 
@@ -17,6 +18,6 @@ export async function createReranker(settings: RerankSettings, timeoutMs: number
     const loaded = await loadTransformersReranker({ model: settings.model, ...(settings.localModelPath ? { localModelPath: settings.localModelPath } : {}) });
     return { depth: IN_PROCESS_DEPTH, score: (question, passages) => loaded.score(question, passages), close: () => loaded.close() };
   }
-  const endpoint = { baseUrl: settings.baseUrl, model: settings.model, timeoutMs, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}) };
+  const endpoint = chatModelConfig(settings, timeoutMs);
   return { depth: ENDPOINT_DEPTH, score: (question, passages) => rerankWithEndpoint(endpoint, question, passages), close: () => Promise.resolve() };
 }

@@ -1,5 +1,5 @@
 import type { ChatModelSettings } from "../../platform/config.js";
-import { createLlmMemoryInferrer, inferMemory } from "../../engines/extraction/index.js";
+import { chatModelConfig, createLlmMemoryInferrer, inferMemory } from "../../engines/extraction/index.js";
 import { renderAppItem, validateAppItem } from "../../engines/documents/app-items/index.js";
 import { chunkDocument, chunkMemory, type Chunk, type ChunkOptions } from "../../engines/documents/chunk/index.js";
 import { parseFile, type ParseOptions } from "../../engines/documents/parse/index.js";
@@ -29,9 +29,7 @@ export class ChunkBuilder {
     /** How files are parsed: archive limits, the deadline, and the parser pool that bounds them. */
     private readonly parsing: ParseOptions = {},
   ) {
-    this.llm = chatModel
-      ? createLlmMemoryInferrer({ baseUrl: chatModel.baseUrl, model: chatModel.model, ...(chatModel.apiKey ? { apiKey: chatModel.apiKey } : {}) })
-      : null;
+    this.llm = chatModel ? createLlmMemoryInferrer(chatModelConfig(chatModel)) : null;
   }
 
   /** Bytes the item is held as while it is built: its stored content, or its file's size. */

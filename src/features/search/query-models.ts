@@ -1,6 +1,6 @@
 import type { ChatModelSettings, QueryModelSettings } from "../../platform/config.js";
 import type { Logger } from "../../platform/logger.js";
-import type { ChatModelConfig } from "../../engines/extraction/chat-client.js";
+import { chatModelConfig } from "../../engines/extraction/chat-client.js";
 import { chatRelevanceScores, expansionTerms } from "../../engines/ranking/chat-query-steps.js";
 import type { ScoresResult } from "../../engines/ranking/rerank-endpoint.js";
 import type { Reranker } from "../../engines/ranking/create-reranker.js";
@@ -27,13 +27,6 @@ const CHAT_DEPTH = 20;
 
 type Outcome = (step: "expand" | "rerank", outcome: "ok" | "failed") => void;
 
-const clientConfig = (model: ChatModelSettings, timeoutMs: number): ChatModelConfig => ({
-  baseUrl: model.baseUrl,
-  model: model.model,
-  timeoutMs,
-  ...(model.apiKey ? { apiKey: model.apiKey } : {}),
-});
-
 export function createQueryModels(
   chat: ChatModelSettings | null,
   reranker: Reranker | null,
@@ -41,7 +34,7 @@ export function createQueryModels(
   logger: Logger,
   outcome: Outcome,
 ): QueryModels {
-  const chatConfig = chat && clientConfig(chat, settings.timeoutMs);
+  const chatConfig = chat && chatModelConfig(chat, settings.timeoutMs);
   const failed = (step: "expand" | "rerank", reason: string): void => {
     outcome(step, "failed");
     logger.warn({ step, reason }, "a query model call failed; the query keeps its offline ranking");
