@@ -5,12 +5,17 @@
 // query embedding included).
 // Options: --chunks N (default 100000), --runs N (default 100), --distinct-vectors N (default 1000).
 // --during-ingest: after the shapes, fast hybrid again while the same instance ingests app items
-//   at full speed (its job workers started, a backlog of items kept queued), beside its idle figure.
+//   at full speed (its job workers started, a backlog of items kept queued) for --busy-seconds S
+//   (default 20), beside its idle figure: S/2 seconds before the ingestion and S/2 after it, so a
+//   drift of the machine's speed during the run weighs on both sides.
 // --throughput S: S seconds of fast hybrid queries from 8 concurrent callers on the idle instance:
 //   queries per second, and the process's CPU per query.
 // BENCH_DATA_DIR=<dir> keeps the written store there and reuses it on the next run (with
 // DATABASE_URL, in a PostgreSQL database named bench_<folder name>).
 import { cpus } from "node:os";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import { Session } from "node:inspector/promises";
+import { writeFile } from "node:fs/promises";
 import { option, percentile } from "./bench-utils.js";
 import { benchText, openBenchStore } from "./bench-store.js";
 import { benchItems } from "./ingest-items.js";
@@ -78,11 +83,6 @@ console.log(
   `resident memory after the shapes: ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB (JS heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB); ` +
     `the benchmark and the service share this process`,
 );
-const fastTimes = async (runs: number): Promise<number[]> => {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await query({ query: pick(questions) }));
-  return times.sort((a, b) => a - b);
-};
 const ms = (sorted: readonly number[], p: number): string => `${percentile(sorted, p).toFixed(1)} ms`;
 
 const throughputSeconds = option("throughput", 0);
@@ -108,8 +108,19 @@ if (throughputSeconds > 0) {
   );
 }
 
+/** Fast hybrid queries one after another for `seconds`: their latencies, sorted. */
+const fastFor = async (seconds: number): Promise<number[]> => {
+  const times: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) times.push(await query({ query: pick(questions) }));
+  return times.sort((a, b) => a - b);
+};
+
 if (process.argv.includes("--during-ingest")) {
-  const idle = await fastTimes(RUNS);
+  // Windows of seconds, not of a query count: 100 queries took 1-2 s, too short a look at a
+  // pipeline whose steps vary over seconds (the busy p95 of the same code moved 14-25 ms).
+  const windowSeconds = option("busy-seconds", 20);
+  const idleBefore = await fastFor(windowSeconds / 2);
   // The same instance ingests: its job workers run, and a backlog of items is kept queued so the
   // pipeline never waits for input while the queries are timed.
   app.worker.start();
@@ -154,17 +165,53 @@ if (process.argv.includes("--during-ingest")) {
   })();
   await new Promise((r) => setTimeout(r, 3_000)); // the pipeline at full speed before timing
   const before = searchable;
+  // What a busy query waits behind: the event loop's delays (a step of the pipeline running when a
+  // query's turn came) and garbage-collection pauses, over the timed window.
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const gcPauses: number[] = [];
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+  });
+  gc.observe({ entryTypes: ["gc"] });
+  // BENCH_CPU_PROFILE=<file>: a CPU profile of the timed window (node:inspector), for DevTools.
+  const profileFile = process.env.BENCH_CPU_PROFILE;
+  const inspector = profileFile ? new Session() : undefined;
+  if (inspector) {
+    inspector.connect();
+    await inspector.post("Profiler.enable");
+    await inspector.post("Profiler.setSamplingInterval", { interval: 200 });
+    await inspector.post("Profiler.start");
+  }
+  loop.enable();
   const started = performance.now();
-  const busy = await fastTimes(RUNS);
+  const busy = await fastFor(windowSeconds);
   const seconds = (performance.now() - started) / 1000;
+  loop.disable();
+  if (inspector && profileFile) {
+    const { profile } = await inspector.post("Profiler.stop");
+    await writeFile(profileFile, JSON.stringify(profile));
+    inspector.disconnect();
+  }
+  gc.disconnect();
+  gcPauses.sort((a, b) => a - b);
   const rate = (searchable - before) / seconds;
   feeding = false;
   await feeder;
-  console.log(
-    `fast hybrid while ingesting (${rate.toFixed(0)} items/s made searchable meanwhile): idle p50 ${ms(idle, 0.5)} p95 ${ms(idle, 0.95)}; ` +
-      `busy p50 ${ms(busy, 0.5)} p95 ${ms(busy, 0.95)}; busy/idle p95 ${(percentile(busy, 0.95) / percentile(idle, 0.95)).toFixed(2)}x (target <= 2x)`,
-  );
   await app.worker.stop(5_000);
+  const idleAfter = await fastFor(windowSeconds / 2);
+  const idle = [...idleBefore, ...idleAfter].sort((a, b) => a - b);
+  console.log(
+    `fast hybrid while ingesting (${rate.toFixed(0)} items/s made searchable meanwhile; ${busy.length} queries in ${seconds.toFixed(1)} s): ` +
+      `busy p50 ${ms(busy, 0.5)} p95 ${ms(busy, 0.95)}; idle (${idle.length} queries, half before and half after) p50 ${ms(idle, 0.5)} ` +
+      `p95 ${ms(idle, 0.95)} (before ${ms(idleBefore, 0.95)}, after ${ms(idleAfter, 0.95)}); ` +
+      `busy/idle p95 ${(percentile(busy, 0.95) / percentile(idle, 0.95)).toFixed(2)}x (target <= 2x)`,
+  );
+  const gcTotal = gcPauses.reduce((a, b) => a + b, 0);
+  console.log(
+    `  meanwhile: event-loop delay p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, ` +
+      `max ${(loop.max / 1e6).toFixed(1)} ms; ${gcPauses.length} GC pauses, ${gcTotal.toFixed(0)} ms in all over ${seconds.toFixed(1)} s, ` +
+      `longest ${(gcPauses.at(-1) ?? 0).toFixed(1)} ms`,
+  );
   // The store is left as it was found (BENCH_DATA_DIR reuses it): the ingested items are deleted.
   for (let i = 0; i < posted; i += 1_000)
     await call("DELETE", "/context", { database: "bench", ids: benchItems(Math.min(1_000, posted - i), "busy-", i).map((b) => b.id) }, 200);
