@@ -1,3 +1,5 @@
+import { Session } from "node:inspector/promises";
+import { writeFile } from "node:fs/promises";
 /** Shared pieces of the benchmark scripts: options, a deterministic generator, percentiles. */
 
 export function option(name: string, fallback: number): number {
@@ -74,4 +76,23 @@ export async function measureShapes(
   run: (query: string, params: Record<string, unknown>) => number | Promise<number>,
 ): Promise<void> {
   for (const s of shapes) await measure(s.name, s.runs, () => run(s.query, s.params()));
+}
+
+/**
+ * BENCH_CPU_PROFILE=<file>: a CPU profile of this process (node:inspector, sampled every 200 µs)
+ * from now until the returned function is called, written there for DevTools; without it, nothing.
+ */
+export async function cpuProfileWindow(): Promise<() => Promise<void>> {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 200 });
+  await session.post("Profiler.start");
+  return async () => {
+    const { profile } = await session.post("Profiler.stop");
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }

@@ -2,7 +2,8 @@
 // Prints: the embedder's raw throughput on the exact chunk texts the pipeline produces; the
 // pipeline's chunks/s from 202 to searchable (graph_creation) for 1,000 app items and their
 // ratio; and the time to searchable of a 20-page PDF. BENCH_ITEMS sets the item count; BENCH_MARKS=1
-// prints the pipeline window's wall-clock marks to stderr (to line up CPU samples of the process).
+// prints the pipeline window's wall-clock marks to stderr (to line up CPU samples of the process);
+// BENCH_CPU_PROFILE=<file> writes a CPU profile of that window.
 // BENCH_EMBEDDER=instant: the service embeds through an OpenAI-compatible endpoint that answers at
 // once (bench/instant-embeddings-server.ts, its own process), so the figure is the pipeline's own
 // ceiling when a user brings a fast GPU embedder. The endpoint answers with our offline encoder's
@@ -23,6 +24,7 @@ import { createTestDb } from "../test/helpers/test-db.js";
 import { makePdf } from "../test/helpers/make-files.js";
 import { benchItems, benchPeople, benchTopics } from "./ingest-items.js";
 import { precomputedVectorsFile } from "./instant-vectors.js";
+import { cpuProfileWindow } from "./bench-utils.js";
 import { enterSystemScope } from "../src/platform/store/row-scope.js";
 
 // A benchmark is an operator's script: it reads and writes the store directly, across organizations.
@@ -151,12 +153,14 @@ const inject = (payload: unknown) =>
 const key = (await app.orgs.createKey(org.id, "bench")).key;
 
 if (process.env.BENCH_MARKS) console.error(`MARK pipeline-start ${Date.now() / 1000}`);
+const stopProfile = await cpuProfileWindow();
 started = performance.now();
 const res = await inject({ type: "knowledge", database: "bench", app_knowledge: items });
 if (res.statusCode !== 202) throw new Error(res.body);
 const acceptMs = performance.now() - started;
 await waitFor("bench-", "searchable", lastIds);
 const pipelineSeconds = (performance.now() - started) / 1000;
+await stopProfile();
 if (process.env.BENCH_MARKS) console.error(`MARK pipeline-end ${Date.now() / 1000}`);
 const chunkRows = await app.store.db
   .selectFrom("context_chunks")
@@ -202,11 +206,12 @@ console.log(
 );
 console.log(`embedder raw: ${chunkTexts.length} chunks in ${rawSeconds.toFixed(2)} s = ${rawRate.toFixed(1)} chunks/s`);
 console.log(
-  `pipeline (${ITEMS} app items, accept ${acceptMs.toFixed(0)} ms): ${chunkRows.n} chunks searchable in ${pipelineSeconds.toFixed(2)} s = ${pipelineRate.toFixed(1)} chunks/s`,
+  `pipeline (${ITEMS} app items, accept ${acceptMs.toFixed(0)} ms): ${chunkRows.n} chunks searchable in ${pipelineSeconds.toFixed(2)} s = ${pipelineRate.toFixed(1)} chunks/s ` +
+    `from the request (${(Number(chunkRows.n) / (pipelineSeconds - acceptMs / 1000)).toFixed(1)} chunks/s from the 202)`,
 );
-console.log(`all ${ITEMS} items completed (graph built) ${completedSeconds.toFixed(2)} s after the 202`);
+console.log(`all ${ITEMS} items completed (graph built) ${completedSeconds.toFixed(2)} s after the request`);
 console.log(`pipeline / raw embedder: ${((pipelineRate / rawRate) * 100).toFixed(1)}% (target >= 80%)`);
-console.log(`20-page PDF: searchable ${pdfSeconds.toFixed(2)} s after the 202 (target <= 15 s)`);
+console.log(`20-page PDF: searchable ${pdfSeconds.toFixed(2)} s after the request, upload included (target <= 15 s from the 202)`);
 await app.close();
 await db.drop();
 instant?.stop();

@@ -7,16 +7,15 @@
 // --during-ingest: after the shapes, fast hybrid again while the same instance ingests app items
 //   at full speed (its job workers started, a backlog of items kept queued) for --busy-seconds S
 //   (default 20), beside its idle figure: S/2 seconds before the ingestion and S/2 after it, so a
-//   drift of the machine's speed during the run weighs on both sides.
+//   drift of the machine's speed during the run weighs on both sides. BENCH_CPU_PROFILE=<file>
+//   writes a CPU profile of the busy window.
 // --throughput S: S seconds of fast hybrid queries from 8 concurrent callers on the idle instance:
 //   queries per second, and the process's CPU per query.
 // BENCH_DATA_DIR=<dir> keeps the written store there and reuses it on the next run (with
 // DATABASE_URL, in a PostgreSQL database named bench_<folder name>).
 import { cpus } from "node:os";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
-import { Session } from "node:inspector/promises";
-import { writeFile } from "node:fs/promises";
-import { option, percentile } from "./bench-utils.js";
+import { cpuProfileWindow, option, percentile } from "./bench-utils.js";
 import { benchText, openBenchStore } from "./bench-store.js";
 import { benchItems } from "./ingest-items.js";
 
@@ -173,25 +172,13 @@ if (process.argv.includes("--during-ingest")) {
     for (const entry of list.getEntries()) gcPauses.push(entry.duration);
   });
   gc.observe({ entryTypes: ["gc"] });
-  // BENCH_CPU_PROFILE=<file>: a CPU profile of the timed window (node:inspector), for DevTools.
-  const profileFile = process.env.BENCH_CPU_PROFILE;
-  const inspector = profileFile ? new Session() : undefined;
-  if (inspector) {
-    inspector.connect();
-    await inspector.post("Profiler.enable");
-    await inspector.post("Profiler.setSamplingInterval", { interval: 200 });
-    await inspector.post("Profiler.start");
-  }
+  const stopProfile = await cpuProfileWindow();
   loop.enable();
   const started = performance.now();
   const busy = await fastFor(windowSeconds);
   const seconds = (performance.now() - started) / 1000;
   loop.disable();
-  if (inspector && profileFile) {
-    const { profile } = await inspector.post("Profiler.stop");
-    await writeFile(profileFile, JSON.stringify(profile));
-    inspector.disconnect();
-  }
+  await stopProfile();
   gc.disconnect();
   gcPauses.sort((a, b) => a - b);
   const rate = (searchable - before) / seconds;
