@@ -18,10 +18,10 @@ import type { WorkerPool } from "./platform/jobs/worker-pool.js";
 import type { ShutdownOutcome } from "./platform/shutdown.js";
 import type { Store } from "./platform/store/db.js";
 import type { SharedEmbedder } from "./engines/embeddings/shared-embedder.js";
-import { buildContextFeatures } from "./app/context-features.js";
-import { buildFeatures } from "./app/features.js";
+import { buildContextFeatures, type ContextFeatures } from "./app/context-features.js";
+import { buildFeatures, type Features } from "./app/features.js";
 import { closer, startWarmUp } from "./app/lifecycle.js";
-import { buildPlatform, type ApplicationOptions } from "./app/platform.js";
+import { buildPlatform, closePlatform, type ApplicationOptions, type Platform } from "./app/platform.js";
 import { buildServer } from "./app/routes.js";
 import { buildWorker } from "./app/worker.js";
 
@@ -69,10 +69,7 @@ export interface Application {
  */
 export async function createApplication(config: Config, options: ApplicationOptions = {}): Promise<Application> {
   const platform = await buildPlatform(config, options);
-  const context = buildContextFeatures(config, platform);
-  const features = await buildFeatures(config, platform, context);
-  const worker = buildWorker(config, platform, context, features);
-  const server = await buildServer(config, platform, context, features, worker);
+  const { context, features, worker, server } = await buildOnPlatform(config, platform);
   const warmUp = startWarmUp(config, platform, context, features);
   return {
     config,
@@ -97,4 +94,21 @@ export async function createApplication(config: Config, options: ApplicationOpti
     connectors: features.connectors,
     close: closer(config, { platform, context, features, worker, server, warmUp }),
   };
+}
+
+/** The features, workers and routes on a built platform; a failure closes what the start opened. */
+async function buildOnPlatform(config: Config, platform: Platform): Promise<{ context: ContextFeatures; features: Features; worker: WorkerPool; server: App }> {
+  let features: Features | undefined;
+  try {
+    const context = buildContextFeatures(config, platform);
+    features = await buildFeatures(config, platform, context);
+    const worker = buildWorker(config, platform, context, features);
+    return { context, features, worker, server: await buildServer(config, platform, context, features, worker) };
+  } catch (err) {
+    // A failed start (a reranker folder without its model, say) closes the reranker, the
+    // platform's threads and the store before it reports, so no part of it outlives the failure.
+    await features?.reranker?.close().catch(() => undefined);
+    await closePlatform(platform);
+    throw err;
+  }
 }

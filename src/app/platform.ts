@@ -45,6 +45,16 @@ export interface ApplicationOptions {
 export async function buildPlatform(config: Config, options: ApplicationOptions = {}): Promise<Platform> {
   const logger = createLogger(config.logLevel);
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, walSizeLimitBytes: config.sqliteWalLimitBytes });
+  try {
+    return await onStore(config, options, logger, store);
+  } catch (err) {
+    // A start that fails here (a migration, row security) leaves no store open behind it.
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function onStore(config: Config, options: ApplicationOptions, logger: Logger, store: Store): Promise<Platform> {
   await migrate(store);
   const rowSecurity = await store.enforceRowSecurity();
   if (rowSecurity.mode === "off") {
@@ -71,4 +81,16 @@ export async function buildPlatform(config: Config, options: ApplicationOptions 
     background: new BackgroundTurns(),
     now: options.now ?? Date.now,
   };
+}
+
+/**
+ * Closes what the platform holds (its worker threads, started on first use, and the store), for a
+ * start that fails after buildPlatform: nothing of it may outlive the failure in a process that
+ * goes on (a test, an embedding caller). Errors while closing are dropped: the start's own error
+ * is the one to report.
+ */
+export async function closePlatform(platform: Platform): Promise<void> {
+  const { embedder, extraction, terms, parsers, store } = platform;
+  await Promise.allSettled([embedder.close(), extraction.close(), terms.close(), parsers.close()]);
+  await store.close().catch(() => undefined);
 }

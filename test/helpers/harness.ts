@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createApplication, type Application } from "../../src/app.js";
-import { loadConfig } from "../../src/platform/config.js";
+import { loadConfig, type Config } from "../../src/platform/config.js";
 import { ResponseContract, type OpenApiDoc } from "./response-contract.js";
 import { enterSystemScope, outsideAnyScope } from "../../src/platform/store/row-scope.js";
 import { createTestDb, type TestDb } from "./test-db.js";
@@ -61,13 +61,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Starts the real application in-process on 127.0.0.1 with an isolated store. */
-export async function startTestApp(env: Record<string, string> = {}, db?: TestDb): Promise<TestApp> {
-  const testDb = db ?? (await createTestDb({ migrated: true }));
-  const config = loadConfig({
+/** The configuration of an in-process test application on `db`, `env` over the tests' defaults. */
+export function testAppConfig(db: TestDb, env: Record<string, string> = {}): Config {
+  return loadConfig({
     LOG_LEVEL: "silent",
-    DATA_DIR: testDb.dataDir,
-    ...(testDb.databaseUrl ? { DATABASE_URL: testDb.databaseUrl } : {}),
+    DATA_DIR: db.dataDir,
+    ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     JOB_POLL_MS: "20",
     PORT: "0",
     // One batch thread beside the query lane, as for the spawned servers (server-process.ts): two
@@ -76,6 +75,12 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDb
     EMBEDDING_WORKERS: "1",
     ...env,
   });
+}
+
+/** Starts the real application in-process on 127.0.0.1 with an isolated store. */
+export async function startTestApp(env: Record<string, string> = {}, db?: TestDb): Promise<TestApp> {
+  const testDb = db ?? (await createTestDb({ migrated: true }));
+  const config = testAppConfig(testDb, env);
   const clock = testClock();
   // The application starts in no scope, as in production (src/main.ts): what it runs on its own
   // (requests, jobs, timers) must state its scope, or it sees no tenant row on PostgreSQL.

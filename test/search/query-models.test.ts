@@ -1,15 +1,19 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import pg from "pg";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { createReadyDatabase, field, startTestApp, type HttpResult, type TestApp } from "../helpers/harness.js";
+import { createReadyDatabase, field, startTestApp, testAppConfig, type HttpResult, type TestApp } from "../helpers/harness.js";
 import { ingestMemories } from "../helpers/context.js";
 import { startFakeChatServer, type FakeChatServer, type RecordedRequest, type ScriptedReply } from "../helpers/fake-chat-server.js";
 import { startFakeRerankServer, type FakeRerankServer } from "../helpers/fake-rerank-server.js";
 import { sampleOf } from "../helpers/prometheus.js";
 import { createReranker } from "../../src/engines/ranking/create-reranker.js";
 import { writeTinyCrossEncoder } from "../helpers/tiny-bert-model.js";
+import { createTestDb, type TestDb } from "../helpers/test-db.js";
+import { createApplication } from "../../src/app.js";
+import { outsideAnyScope } from "../../src/platform/store/row-scope.js";
 
 // Thinking mode with configured models (spec: `thinking` adds query expansion and reranking): a
 // rerank endpoint or a chat model reorders the first candidates, a chat model suggests words to
@@ -229,4 +233,45 @@ describe("thinking mode with a cross-encoder in process (RERANK_PROVIDER=transfo
       /could not load reranker model no-such-model under /,
     );
   });
+
+  test("a start with such a folder fails with that message and leaves nothing of the store open", async () => {
+    const db = await createTestDb({ migrated: true });
+    try {
+      const config = testAppConfig(db, { RERANK_PROVIDER: "transformers", RERANK_MODEL: "no-such-model", RERANK_MODEL_PATH: root });
+      await assert.rejects(
+        outsideAnyScope(() => createApplication(config)),
+        /could not load reranker model no-such-model under /,
+      );
+      assert.equal(await openStoreHandles(db), 0);
+    } finally {
+      await db.drop();
+    }
+  });
 });
+
+/**
+ * What this process still holds of a test store: its SQLite files open (the file, its log), or
+ * connections to its PostgreSQL database other than the one asking.
+ */
+async function openStoreHandles(db: TestDb): Promise<number> {
+  if (db.databaseUrl === null) {
+    const fds = readdirSync("/proc/self/fd");
+    return fds.filter((fd) => {
+      try {
+        return readlinkSync(join("/proc/self/fd", fd)).startsWith(db.dataDir);
+      } catch {
+        return false; // closed since the listing
+      }
+    }).length;
+  }
+  const client = new pg.Client({ connectionString: db.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
+    return Number(rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
