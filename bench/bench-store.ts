@@ -101,8 +101,10 @@ export async function openBenchStore(options: BenchStoreOptions): Promise<BenchS
  * database named after the folder (created when missing, never dropped).
  */
 async function keptDb(dir: string): Promise<TestDb> {
+  // Never removed: nothing needs stopping before a drop that does nothing.
+  const kept = (url: string | null): TestDb => ({ dataDir: dir, databaseUrl: url, stopBeforeDrop: () => undefined, drop: async () => undefined });
   const base = process.env.DATABASE_URL;
-  if (!base) return { dataDir: dir, databaseUrl: null, drop: async () => undefined };
+  if (!base) return kept(null);
   const name = `bench_${basename(dir)
     .toLowerCase()
     .replace(/[^a-z0-9_]/g, "_")}`;
@@ -117,7 +119,7 @@ async function keptDb(dir: string): Promise<TestDb> {
   mkdirSync(dir, { recursive: true });
   const url = new URL(base);
   url.pathname = `/${name}`;
-  return { dataDir: dir, databaseUrl: url.toString(), drop: async () => undefined };
+  return kept(url.toString());
 }
 
 /** Whether the PostgreSQL database already holds the `bench` database (written by an earlier run). */

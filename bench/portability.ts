@@ -21,7 +21,7 @@ import { exportDatabase } from "../src/features/portability/export-service.js";
 import { importArchive } from "../src/features/portability/import-service.js";
 import { migrateStore } from "../src/features/portability/migrate-service.js";
 import { SecretBox } from "../src/features/webhooks/secret-box.js";
-import { createTestDb, type TestDb } from "../test/helpers/test-db.js";
+import { createTestDb, type TestDb, testDbAt } from "../test/helpers/test-db.js";
 import { option, percentile } from "./bench-utils.js";
 import { benchText, openBenchStore } from "./bench-store.js";
 
@@ -169,7 +169,7 @@ try {
   // 3. Migrate the whole store into an empty SQLite store (PostgreSQL -> SQLite with DATABASE_URL),
   // 4. and with DATABASE_URL that SQLite copy on into an empty PostgreSQL database (SQLite -> PostgreSQL).
   const sqliteDir = mkdtempSync(join(work, "migrated-"));
-  const migratedDb: TestDb = { dataDir: sqliteDir, databaseUrl: null, drop: async () => rmSync(sqliteDir, { recursive: true, force: true }) };
+  const migratedDb = testDbAt(sqliteDir, null);
   try {
     await timedMigrate(source.db, migratedDb);
     if (source.backend === "postgres") {

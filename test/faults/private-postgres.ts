@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { freePort } from "../helpers/webhook-receiver.js";
-import type { TestDb } from "../helpers/test-db.js";
+import { type TestDb, testDbAt } from "../helpers/test-db.js";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 const run = promisify(execFile);
@@ -50,7 +50,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   let stopped = false;
   return {
     port,
-    db: { dataDir, databaseUrl: `postgres://postgres@127.0.0.1:${port}/contextstore`, drop: async () => rmSync(dataDir, { recursive: true, force: true }) },
+    db: testDbAt(dataDir, `postgres://postgres@127.0.0.1:${port}/contextstore`),
     async stop() {
       await stop();
       stopped = true;

@@ -55,11 +55,13 @@ export async function startServerProcess(
     await exited;
     clearTimeout(timer);
   };
-  // The test ends once the process is gone (killed here too, not relying on the order of after hooks).
+  // The test ends once the process is gone (killed here too, not relying on the order of after hooks),
+  // and the store is dropped only after it stopped (with PROCESSES above 1, after all its processes).
   t.after(async () => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
     await exited;
   });
+  db.stopBeforeDrop(stop);
   const baseUrl = `http://127.0.0.1:${port}`;
   await eventually(
     async () => {

@@ -15,6 +15,14 @@ import { MIGRATIONS } from "../../src/platform/store/migrations/index.js";
 export interface TestDb {
   readonly dataDir: string;
   readonly databaseUrl: string | null;
+  /**
+   * Registers something that uses the store (a server process) to be stopped before the store is
+   * removed. After hooks run in the order they were added, and a test usually adds the store's
+   * drop before it starts the process: without this, the drop would remove the files and database
+   * of a process still writing to them.
+   */
+  stopBeforeDrop(stop: () => Promise<void>): void;
+  /** Stops what was registered with `stopBeforeDrop`, then removes the data folder and database. */
   drop(): Promise<void>;
 }
 
@@ -75,12 +83,27 @@ async function ensureTemplate(admin: pg.Client, baseUrl: string): Promise<string
   }
 }
 
+/**
+ * A test store in an existing data folder (and, with a URL, a database someone else drops):
+ * dropping it stops what was registered on it, then removes the folder.
+ */
+export function testDbAt(dataDir: string, url: string | null): TestDb {
+  const users: Array<() => Promise<void>> = [];
+  return {
+    dataDir,
+    databaseUrl: url,
+    stopBeforeDrop: (stop) => void users.push(stop),
+    drop: async () => {
+      for (const stop of users.splice(0)) await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function createTestDb(options: TestDbOptions = {}): Promise<TestDb> {
   const dataDir = mkdtempSync(join(tmpdir(), "cs-test-"));
   const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
-    return { dataDir, databaseUrl: null, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
+  if (!baseUrl) return testDbAt(dataDir, null);
   const name = `cs_t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -90,11 +113,11 @@ export async function createTestDb(options: TestDbOptions = {}): Promise<TestDb>
   } finally {
     await admin.end();
   }
+  const folder = testDbAt(dataDir, databaseUrl(baseUrl, name));
   return {
-    dataDir,
-    databaseUrl: databaseUrl(baseUrl, name),
+    ...folder,
     drop: async () => {
-      rmSync(dataDir, { recursive: true, force: true });
+      await folder.drop();
       const c = new pg.Client({ connectionString: baseUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

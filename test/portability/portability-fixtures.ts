@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReadyDatabase, eventually, field, type HttpResult, type TestApp } from "../helpers/harness.js";
 import { nodeArgs } from "../helpers/child-process.js";
 import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
 import { makePdf, utf8 } from "../helpers/make-files.js";
-import type { TestDb } from "../helpers/test-db.js";
+import { type TestDb, testDbAt } from "../helpers/test-db.js";
 import { connector, expectStatus, SECRET_KEY, SLACK_TOKEN } from "../connectors/connector-fixtures.js";
 import type { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
 
@@ -23,7 +23,7 @@ export const appEnv = (slack: FakeSlack): Record<string, string> => ({
 /** An embedded (SQLite) store in a new directory, whatever DATABASE_URL says. */
 export function sqliteTestDb(): TestDb {
   const dataDir = mkdtempSync(join(tmpdir(), "cs-port-"));
-  return { dataDir, databaseUrl: null, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  return testDbAt(dataDir, null);
 }
 
 /** The environment that points the CLI's operator commands at a test store. */
