@@ -24,8 +24,6 @@ function toAppError(err: unknown): AppError {
       return new AppError("PAYLOAD_TOO_LARGE", "Request body is too large");
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new AppError("INVALID_INPUT", "Unsupported Content-Type");
-    case "FST_ERR_CTP_EMPTY_JSON_BODY":
-      return new AppError("INVALID_INPUT", "Body cannot be empty when Content-Type is application/json");
     default:
       break;
   }

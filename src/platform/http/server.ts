@@ -121,6 +121,13 @@ export async function createServer(deps: ServerDeps): Promise<App> {
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");
+    // An empty body is no body, whatever the header says: HTTP clients (the vendor's among them)
+    // set Content-Type: application/json on every request, bodyless DELETEs included. The route's
+    // schema then judges it as it judges a missing body: optional bodies pass, required ones fail.
+    if (text.length === 0) {
+      done(null, undefined);
+      return;
+    }
     if (jsonDepthExceeds(text)) {
       done(new AppError("INVALID_INPUT", tooDeepMessage("The JSON body")), undefined);
       return;
