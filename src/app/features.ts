@@ -4,6 +4,7 @@ import { GraphContextProvider } from "../features/context-graph/index.js";
 import { purgeDatabaseGraph } from "../features/context-graph/graph-write-store.js";
 import { RelationsService } from "../features/context-graph/relations-service.js";
 import { SubgraphService } from "../features/context-graph/subgraph-service.js";
+import { CollectionDeletion } from "../features/databases/collection-deletion.js";
 import { DatabasePurge, type DatabasePurger } from "../features/databases/purge.js";
 import { DatabaseStats } from "../features/databases/stats.js";
 import { DatabaseStore } from "../features/databases/store.js";
@@ -37,6 +38,7 @@ export interface Features {
   readonly stats: DatabaseStats;
   readonly connectors: Connectors;
   readonly databasePurge: DatabasePurge;
+  readonly collectionDeletion: CollectionDeletion;
   readonly subgraphs: SubgraphService;
   readonly relations: RelationsService;
   readonly graphContext: GraphContextProvider;
@@ -107,6 +109,7 @@ export async function buildFeatures(
       onSyncResult: (provider, outcome) => metrics.connectorSync(provider, outcome),
     }),
     databasePurge,
+    collectionDeletion: new CollectionDeletion(databases, [(at) => edit.deleteCollection(at), (at) => graphArea.purgeCollection(at)]),
     subgraphs: new SubgraphService(store),
     relations: new RelationsService(store),
     graphContext,

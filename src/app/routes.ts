@@ -96,7 +96,7 @@ export async function buildServer(config: Config, platform: Platform, context: C
     vectorsReady: (database, corpus) => vectors.ready(database, corpus),
   });
   registerMetricsRoutes(server, metricsSource(config, platform, features, context), config.metricsToken);
-  registerDatabaseRoutes(server, databases, features.stats, readiness);
+  registerDatabaseRoutes(server, databases, features.stats, readiness, features.collectionDeletion);
   registerLegacyTenantRoutes(server, databases, features.stats, readiness);
   const uploads: UploadLimits = {
     maxFileBytes: config.maxUploadBytes,

@@ -19,6 +19,7 @@ const DELETE_WITH_BODY = [
   "delete /byog/databases",
   "delete /context",
   "delete /databases",
+  "delete /databases/collections",
   "delete /memories/delete_memory",
   "delete /tenants",
   "delete /tenants/delete",

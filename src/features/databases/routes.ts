@@ -7,6 +7,9 @@ import { sendData } from "../../platform/http/envelope.js";
 import { envelopeErrors, envelopeOf, WITH_BODY, AUTHENTICATED } from "../../platform/http/response-schemas.js";
 import {
   CollectionList,
+  CollectionScopeQuery,
+  DeleteCollectionBody,
+  DeletedCollectionSchema,
   CreateDatabaseBody,
   DatabaseAccepted,
   DatabaseList,
@@ -20,6 +23,8 @@ import {
   SchemaPatchBody,
 } from "./schemas.js";
 import { validateDatabaseName, viewOf, type DatabaseService } from "./service.js";
+import type { CollectionDeletion } from "./collection-deletion.js";
+import { nameProblem } from "../../platform/util/identifiers.js";
 import type { DatabaseReadiness } from "./readiness.js";
 import type { DatabaseStats } from "./stats.js";
 
@@ -39,7 +44,13 @@ export function requiredDatabase(req: FastifyRequest, ...sources: unknown[]): st
 
 const tags = ["Databases"];
 
-export function registerDatabaseRoutes(app: App, service: DatabaseService, stats: DatabaseStats, readiness: DatabaseReadiness): void {
+export function registerDatabaseRoutes(
+  app: App,
+  service: DatabaseService,
+  stats: DatabaseStats,
+  readiness: DatabaseReadiness,
+  collectionDeletion: CollectionDeletion,
+): void {
   app.post(
     "/databases",
     { schema: { tags, body: CreateDatabaseBody, response: { 202: envelopeOf(DatabaseAccepted), ...envelopeErrors(...WITH_BODY, 403, 409, 422) } } },
@@ -122,6 +133,36 @@ export function registerDatabaseRoutes(app: App, service: DatabaseService, stats
       const name = requiredDatabase(req, req.query);
       const collections = await service.collections(orgId, name);
       return sendData(req, reply, { success: true, message: "ok", database: name, collections, total: collections.length });
+    },
+  );
+
+  app.delete(
+    "/databases/collections",
+    {
+      schema: {
+        tags,
+        querystring: CollectionScopeQuery,
+        body: DeleteCollectionBody,
+        response: { 200: envelopeOf(DeletedCollectionSchema), ...envelopeErrors(...WITH_BODY, 404) },
+      },
+    },
+    async (req, reply) => {
+      const { orgId } = requirePrincipal(req);
+      const name = requiredDatabase(req, req.body, req.query);
+      const { collection } = resolveScope(req, { ...asSource(req.query), ...asSource(req.body) });
+      if (collection === undefined) throw invalidInput("'collection' is required");
+      const problem = nameProblem(collection);
+      if (problem) throw invalidInput(`'collection' ${problem}`);
+      const { existed, removed } = await collectionDeletion.delete({ orgId }, name, collection);
+      return sendData(req, reply, {
+        success: true,
+        message: existed ? `Collection '${collection}' and its ${removed} item(s) deleted` : `No collection '${collection}': nothing to delete`,
+        database: name,
+        collection,
+        status: "deleted" as const,
+        existed,
+        deleted_items: removed,
+      });
     },
   );
 

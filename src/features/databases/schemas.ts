@@ -43,6 +43,15 @@ export function rejectEmbeddingsDatabase(body: { is_embeddings_tenant?: boolean;
   }
 }
 
+/** DELETE /databases/collections: the scope in the query string (as the vendor's MCP sends it) or a JSON body. */
+export const CollectionScopeQuery = Type.Object({
+  database: Type.Optional(name),
+  tenant_id: Type.Optional(name),
+  collection: Type.Optional(name),
+  sub_tenant_id: Type.Optional(name),
+});
+export const DeleteCollectionBody = Type.Union([CollectionScopeQuery, Type.Null()]);
+
 export const DeleteDatabaseBody = Type.Union([Type.Object({ database: Type.Optional(name), tenant_id: Type.Optional(name) }), Type.Null()]);
 
 export const SchemaPatchBody = Type.Object({
@@ -95,6 +104,13 @@ export const StatsProperties = {
 export const DatabaseAccepted = payloadOf({ database: Type.String(), status: Type.String() });
 export const DatabaseList = payloadOf({ databases: Type.Array(Type.Object(DatabaseViewProperties)), total: Type.Integer() });
 export const DatabaseStatus = payloadOf({ database: Type.String(), org_id: Type.String(), status: Type.String(), infra: InfraSchema });
+export const DeletedCollectionSchema = payloadOf({
+  database: Type.String(),
+  collection: Type.String(),
+  status: Type.Literal("deleted"),
+  existed: Type.Boolean({ description: "false: there was no such collection (deleting it is no error)" }),
+  deleted_items: Type.Integer({ description: "items (and graph-area collections) removed" }),
+});
 export const CollectionList = payloadOf({ database: Type.String(), collections: Type.Array(Type.String()), total: Type.Integer() });
 export const DatabaseStatsSchema = payloadOf(StatsProperties);
 export const DatabaseSchemaUpdated = payloadOf(DatabaseViewProperties);

@@ -144,6 +144,11 @@ export class DatabaseService {
     await this.databases.ensureCollection(row, collection, this.now());
   }
 
+  /** Takes a collection out of the listing (its data is gone: CollectionDeletion). */
+  async removeCollection(row: DatabaseRow, collection: string): Promise<void> {
+    await this.databases.deleteCollection(row, collection);
+  }
+
   async addSchemaFields(orgId: string, name: string, rawFields: unknown): Promise<DatabaseRow> {
     const row = await this.get(orgId, name);
     const added = parseMetadataSchema(rawFields);

@@ -92,6 +92,10 @@ export class DatabaseStore {
       .execute();
   }
 
+  async deleteCollection(database: Pick<DatabaseRow, "id" | "org_id">, name: string): Promise<void> {
+    await this.db.deleteFrom("collections").where("org_id", "=", database.org_id).where("database_id", "=", database.id).where("name", "=", name).execute();
+  }
+
   async listCollections(databaseId: string): Promise<string[]> {
     const rows = await this.db.selectFrom("collections").select("name").where("database_id", "=", databaseId).orderBy("created_at").orderBy("name").execute();
     return rows.map((r) => r.name);

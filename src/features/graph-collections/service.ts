@@ -114,6 +114,13 @@ export class GraphAreaService {
     return dropped;
   }
 
+  /** The graph area's part of DELETE /databases/collections (a CollectionPurger): 1 when a graph collection was dropped. */
+  async purgeCollection(at: ResolvedDatabase): Promise<number> {
+    // A name the graph area cannot hold names no graph collection.
+    if (!COLLECTION_NAME.test(at.collection)) return 0;
+    return (await this.dropCollection(at)) ? 1 : 0;
+  }
+
   async deleteDatabase(at: ResolvedDatabase): Promise<DeletedDatabase> {
     const row = at.database;
     if (row.kind === "graph") {

@@ -36,6 +36,9 @@ export interface DeleteResultRow {
 /** Runs inside the delete transaction for every removed item (the graph subsystem plugs in here). */
 export type DeleteStage = (tx: Executor, item: ItemRow) => Promise<void>;
 
+/** Items removed per transaction when a whole collection is deleted. */
+const COLLECTION_BATCH = 200;
+
 const parse = (json: string): Record<string, unknown> => JSON.parse(json) as Record<string, unknown>;
 
 /** Edits of stored items that need no re-ingestion: metadata merges and deletes. */
@@ -77,6 +80,32 @@ export class ContextEditService {
   /** Removes items with their chunks, postings, vectors and files; unknown ids are reported, not fatal. */
   async delete(at: ItemAddress, ids: readonly string[]): Promise<DeleteResultRow[]> {
     return this.deleteIn(await resolveDatabase(this.databases, { orgId: at.orgId }, at.database, at.collection), at.corpus, ids);
+  }
+
+  /**
+   * Removes every item of the scope's collection (both corpora), as deleteIn removes one, in
+   * transactions of COLLECTION_BATCH items: a large collection never holds one long write lock, and
+   * a deletion cut short leaves whole items, finished by the next call. Returns how many went.
+   */
+  async deleteCollection(scope: ResolvedDatabase): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const removedKeys: Record<Corpus, number[]> = { knowledge: [], memory: [] };
+      const batch = await this.store.transaction(async (tx) => {
+        const items = new ItemStore(tx);
+        const rows = await items.itemsOfCollection(scope, COLLECTION_BATCH);
+        for (const item of rows) {
+          removedKeys[item.corpus].push(...(await items.chunkKeys(scope, item.id)));
+          for (const stage of this.deleteStages) await stage(tx, item);
+          await items.deleteItem(scope, item.id);
+          if (item.blob_id) await this.blobs.delete(tx, scope, item.blob_id);
+        }
+        return rows.length;
+      });
+      for (const corpus of ["knowledge", "memory"] as const) await this.vectors.indexRemoved(scopeFor(scope, corpus), removedKeys[corpus]);
+      removed += batch;
+      if (batch < COLLECTION_BATCH) return removed;
+    }
   }
 
   async deleteIn(scope: ResolvedDatabase, corpus: Corpus, ids: readonly string[]): Promise<DeleteResultRow[]> {

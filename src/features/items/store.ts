@@ -2,7 +2,7 @@ import { sql, type Insertable } from "kysely";
 import type { Executor } from "../../platform/store/db.js";
 import type { Schema } from "../../platform/store/schema.js";
 import { statementTemplate } from "../../platform/store/statement-templates.js";
-import type { OrgTenancy } from "../../platform/tenancy.js";
+import type { DatabaseTenancy, OrgTenancy } from "../../platform/tenancy.js";
 import type { ContextChunksTable, ContextItemsTable } from "./rows.js";
 import { encodeTerms } from "./chunk-terms.js";
 import type { EveryKeyListed } from "../../platform/util/every-key-listed.js";
@@ -303,6 +303,19 @@ export class ItemStore {
       }),
     );
     return keys;
+  }
+
+  /** Up to `limit` items of one collection, both corpora (a collection's deletion reads them batch by batch). */
+  async itemsOfCollection(at: DatabaseTenancy, limit: number): Promise<ItemRow[]> {
+    return this.db
+      .selectFrom("context_items")
+      .selectAll()
+      .where("org_id", "=", at.orgId)
+      .where("database_id", "=", at.databaseId)
+      .where("collection", "=", at.collection)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
   }
 
   async deleteItem(org: OrgTenancy, id: string): Promise<void> {
