@@ -144,17 +144,27 @@ describe("validateAppItem: simple shape", () => {
 
     const missing = validateAppItems([
       { id: "a", type: "t" },
-      { id: "b", content: { text: "x" } },
       { id: "c", type: "t", content: { text: "x" }, metadata: [1] },
+      { id: "d", source_id: "e", content: { text: "x" } },
     ]);
     assert.deepEqual(
       missing.map((r) => (r.ok ? "ok" : r.message)),
       [
         "app_knowledge[0].content is required and must be an object with text",
-        "app_knowledge[1].type is required and must be a non-empty string",
-        "app_knowledge[2].metadata must be an object",
+        "app_knowledge[1].metadata must be an object",
+        "app_knowledge[2] has 'id' and 'source_id' with different values; send one of them",
       ],
     );
+  });
+
+  it("takes an item without type as a document, source_id as its id, and mints an id for a blank one (the vendor CLI's shapes)", () => {
+    const typeless = valid({ id: "cli-note", content: { text: "Typeless text" }, title: "A note" });
+    assert.deepEqual([typeless.id, typeless.type, typeless.kind, typeless.title], ["cli-note", "document", "custom", "A note"]);
+    assert.equal(valid({ source_id: "by-source-id", content: { text: "x" } }).id, "by-source-id");
+    assert.equal(valid({ id: "same", source_id: "same", content: { text: "x" } }).id, "same");
+    const minted = valid({ id: "", content: { text: "x" } }).id;
+    assert.match(minted, /^[0-9a-f-]{36}$/);
+    assert.notEqual(valid({ id: "", content: { text: "x" } }).id, minted);
   });
 });
 

@@ -205,6 +205,20 @@ function memoryTimestamp(i: number, raw: Record<string, unknown>): number | null
   return ms;
 }
 
+/**
+ * The id an item names itself by: `id`, or `source_id` (what the vendor's MCP server and CLI send,
+ * and later list, inspect and delete the item by). Both with different values: 400, as for any
+ * canonical field and its alias. Null: none given (or blank), the caller mints one.
+ */
+function itemIdOf(path: string, raw: Record<string, unknown>): string | null {
+  const id = optString(raw.id);
+  const sourceId = optString(raw.source_id);
+  if (id !== null && sourceId !== null && id !== sourceId) {
+    throw invalidInput(`${path}: 'id' and 'source_id' name the same thing and were sent with different values ('${shortId(id)}', '${shortId(sourceId)}')`);
+  }
+  return id ?? sourceId;
+}
+
 /** Memories are validated as a whole: a malformed memory fails the request (400 / 422). */
 export function memoryDrafts(items: readonly unknown[]): DraftResult[] {
   return items.map((raw, i) => {
@@ -222,14 +236,14 @@ export function memoryDrafts(items: readonly unknown[]): DraftResult[] {
     for (const key of ["infer", "is_markdown"] as const) {
       if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "boolean") throw invalidInput(`memories[${i}].${key} must be a boolean`);
     }
-    for (const key of ["id", "title", "custom_instructions", "user_name", "timestamp", "created_at"] as const) {
+    for (const key of ["id", "source_id", "title", "custom_instructions", "user_name", "timestamp", "created_at"] as const) {
       if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "string") throw invalidInput(`memories[${i}].${key} must be a string`);
     }
     const timestamp = memoryTimestamp(i, raw);
     if (raw.additional_metadata !== undefined && raw.additional_metadata !== null && !isPlainObject(raw.additional_metadata)) {
       throw invalidInput(`memories[${i}].additional_metadata must be an object`);
     }
-    const draft = blankDraft(optString(raw.id) ?? randomUUID(), "memory", "memory");
+    const draft = blankDraft(itemIdOf(`memories[${i}]`, raw) ?? randomUUID(), "memory", "memory");
     draft.title = optString(raw.title) ?? draft.sourceId;
     draft.type = "memory";
     draft.metadata = memoryMetadata(i, raw.metadata);

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { APP_ITEM_KINDS } from "./app-item-types.js";
 import type { AppItemKind, AppItemValidation, NormalizedAppItem } from "./app-item-types.js";
 import { readAcl, readAttachments, readComments, readRelations, referenceId } from "./item-parts.js";
@@ -63,9 +64,25 @@ function readCommon(raw: JsonObject, path: string) {
   };
 }
 
+/**
+ * The id an item names itself by: `id`, or `source_id` (the vendor's name); both with different
+ * values is malformed. Undefined: none given, or blank (the vendor's CLI sends `""` to have one minted).
+ */
+function givenId(raw: JsonObject, path: string): string | undefined {
+  const id = optionalString(raw, "id", path)?.trim() || undefined;
+  const sourceId = optionalString(raw, "source_id", path)?.trim() || undefined;
+  if (id !== undefined && sourceId !== undefined && id !== sourceId) {
+    throw new AppItemInputError(path, "has 'id' and 'source_id' with different values; send one of them");
+  }
+  return id ?? sourceId;
+}
+
+/** What a simple item without `type` is: text sent for the knowledge store, as the vendor's CLI sends it. */
+const DEFAULT_SIMPLE_TYPE = "document";
+
 function normalizeSimple(raw: JsonObject, path: string): NormalizedAppItem {
-  const id = requiredString(raw, "id", path);
-  const type = requiredString(raw, "type", path);
+  const id = givenId(raw, path) ?? randomUUID();
+  const type = optionalString(raw, "type", path)?.trim() || DEFAULT_SIMPLE_TYPE;
   const content = optionalObject(raw, "content", path);
   if (content === undefined) throw new AppItemInputError(`${path}.content`, "is required and must be an object with text");
   const body = requiredString(content, "text", `${path}.content`);
@@ -100,7 +117,7 @@ function normalizeRich(raw: JsonObject, path: string): NormalizedAppItem {
   const fields = optionalObject(raw, "fields", path) ?? {};
   const content = optionalObject(raw, "content", path);
   const body = firstString(fields, BODY_FIELDS[kind]) ?? (content === undefined ? undefined : firstString(content, ["text"])) ?? "";
-  const id = optionalString(raw, "id", path) ?? `${provider}:${kind}:${externalId}`;
+  const id = givenId(raw, path) ?? `${provider}:${kind}:${externalId}`;
   const givenTitle = optionalString(raw, "title", path) ?? firstString(fields, TITLE_FIELDS);
   if (givenTitle === undefined && body.trim().length === 0) {
     throw new AppItemInputError(path, `has no text: set title or fields.${BODY_FIELDS[kind][0] ?? "body"}`);
