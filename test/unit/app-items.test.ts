@@ -220,4 +220,49 @@ describe("renderAppItem", () => {
       [[], ["Onboarding"], ["Benefits"]],
     );
   });
+
+  it("renders every text under a custom item's nested fields, labelled by its path, within bounds", () => {
+    const long = "The quokkaphant herds cross the ridge.\n\nThey return in the autumn.";
+    const doc = renderAppItem(
+      valid({
+        kind: "custom",
+        provider: "acme",
+        external_id: "r1",
+        title: "Record",
+        fields: {
+          kind: "custom",
+          data: {
+            title: "Record",
+            body: long,
+            owner: { name: "Ada", user_id: "U1" },
+            steps: [{ text: "first step" }, { text: "second step" }],
+            tags: ["a", "b"],
+          },
+          source_url: "https://example.com/r1",
+        },
+      }),
+    );
+    assert.deepEqual(
+      doc.blocks.map((b) => b.text),
+      [
+        "Title: Record",
+        "Kind: custom",
+        "Data title: Record",
+        "Data body: The quokkaphant herds cross the ridge.",
+        "They return in the autumn.",
+        "Data owner name: Ada",
+        "Data steps text: first step",
+        "Data steps text: second step",
+        "Data tags: a, b",
+      ],
+    );
+    let deep: Record<string, unknown> = { text: "too deep to read" };
+    for (let i = 0; i < 12; i++) deep = { level: deep };
+    const bounded = renderAppItem(
+      valid({ kind: "custom", external_id: "r2", title: "Deep", fields: { deep, wide: Array.from({ length: 3000 }, (_, i) => ({ v: `w${i}` })) } }),
+    );
+    const texts = bounded.blocks.map((b) => b.text);
+    assert.ok(!texts.some((x) => x.includes("too deep")), "levels past the depth bound are left out");
+    assert.equal(texts.filter((x) => x.startsWith("Wide v:")).length, 2000, "texts past the count bound are left out");
+  });
 });

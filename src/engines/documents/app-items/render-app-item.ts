@@ -3,6 +3,7 @@ import { markdownToBlocks } from "../parse/parse-markdown.js";
 import type { DraftBlock, ParsedDocument } from "../parse/parsed-document.js";
 import { textToBlocks } from "../parse/parse-text.js";
 import type { AppItemKind, NormalizedAppItem, Participant } from "./app-item-types.js";
+import { nestedTexts } from "./nested-fields.js";
 
 /** Header fields shown before the body, per kind: label and the field names it may come from. */
 const HEADER_FIELDS: Record<AppItemKind, Array<[string, string[]]>> = {
@@ -78,10 +79,21 @@ function headerBlocks(item: NormalizedAppItem, unit: string | undefined): DraftB
     const text = keys.map((k) => fieldText(item.fields[k])).find((t) => t !== undefined);
     if (text !== undefined) push(label, text);
   }
-  for (const [key, value] of Object.entries(item.fields)) {
-    if (used.has(key) || HIDDEN_FIELD.test(key)) continue;
-    const text = fieldText(value);
-    if (text !== undefined) push(humanize(key), text);
+  const shown = (key: string): boolean => !used.has(key) && !HIDDEN_FIELD.test(key);
+  if (item.kind === "custom") {
+    // No known field names: every text under the fields, nested ones too, labelled by its path;
+    // a long or multi-line one is body text of its own (chunked, never cut).
+    for (const { path, text } of nestedTexts(item.fields, (key) => !shown(key))) {
+      const label = humanize(path.join(" "));
+      if (text.length <= MAX_FIELD_CHARS && !text.includes("\n")) push(label, text);
+      else blocks.push(...textToBlocks(`${label}: ${text}`, unit === undefined ? {} : { unit }));
+    }
+  } else {
+    for (const [key, value] of Object.entries(item.fields)) {
+      if (!shown(key)) continue;
+      const text = fieldText(value);
+      if (text !== undefined) push(humanize(key), text);
+    }
   }
   if (item.description !== null && item.description.trim().length > 0) push("Description", item.description.trim());
   return blocks;
