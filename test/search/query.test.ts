@@ -71,7 +71,23 @@ describe("POST /query", () => {
         { id: "gone", text: "Temporary: my vacation starts tomorrow", expiry_time: 1 },
       ]),
     });
+    // A custom app item keeping its text in nested fields (fields.data.body).
+    await ingestMultipart(t, {
+      type: "knowledge",
+      database: "qa",
+      collection: "custom",
+      app_knowledge: JSON.stringify([
+        {
+          kind: "custom",
+          provider: "acme",
+          external_id: "rec-1",
+          title: "Acme record",
+          fields: { kind: "custom", data: { title: "Acme record", body: "Every spring the quokkaphant herds cross the northern ridge.", tags: ["fauna"] } },
+        },
+      ]),
+    });
     await waitTerminal(t, "qa", ["vacation", "laptop", "deploy", "hidden", "pref", "gone"]);
+    await waitTerminal(t, "qa", ["acme:custom:rec-1"], "custom");
     await waitTerminal(t, "qa", ["other-vacation"], "other");
     t.clock.advance(1_100); // "gone" (expiry_time 1 s) has expired
   });
@@ -153,6 +169,38 @@ describe("POST /query", () => {
     const fast = await q({ query: "which laptop can engineers choose", mode: "fast", max_results: 1, query_forceful_relations: true });
     assert.equal(fast.status, 200);
     assert.deepEqual(field(fast.body, "data.additional_context"), {});
+  });
+
+  test("ids restrict the search to those items in every mode and type, together with the other filters", async () => {
+    const question = "paid vacation laptop policy window seats";
+    for (const mode of ["fast", "thinking"]) {
+      for (const query_by of ["hybrid", "text"]) {
+        const at = `${mode}/${query_by}`;
+        assert.deepEqual(ids(await q({ query: question, mode, query_by, ids: ["laptop"] })), ["laptop"], at);
+        assert.deepEqual(ids(await q({ query: question, mode, query_by, type: "memory", ids: ["pref", "laptop"] })), ["pref"], at);
+        assert.deepEqual(ids(await q({ query: question, mode, query_by, type: "all", ids: ["pref", "laptop"] })).sort(), ["laptop", "pref"], at);
+        const sources = field<Array<{ id: string }>>((await q({ query: question, mode, query_by, ids: ["vacation"] })).body, "data.sources");
+        assert.deepEqual(
+          sources.map((s) => s.id),
+          ["vacation"],
+          at,
+        );
+        // with a metadata filter, an ACL or ids that name nothing visible: nothing, never a wider search
+        assert.deepEqual(ids(await q({ query: question, mode, query_by, ids: ["laptop"], metadata_filters: { team: "people" } })), [], at);
+        assert.deepEqual(ids(await q({ query: "confidential vacation budget", mode, query_by, ids: ["hidden"], acl: ["someone@example.com"] })), [], at);
+        assert.deepEqual(ids(await q({ query: question, mode, query_by, ids: ["other-vacation", "nothing"] })), [], at);
+      }
+    }
+    // empty ids: no restriction (as on /context/list)
+    assert.ok(ids(await q({ query: question, ids: [] })).length >= 2);
+  });
+
+  test("a custom item's nested fields are indexed: a word only in fields.data.body is found", async () => {
+    for (const query_by of ["text", "hybrid"]) {
+      const res = await q({ query: "quokkaphant", collection: "custom", query_by });
+      assert.deepEqual(ids(res), ["acme:custom:rec-1"], query_by);
+      assert.match(chunks(res)[0]!.chunk_content, /Data body: Every spring the quokkaphant herds/);
+    }
   });
 
   test("parameter rules and empty results", async () => {

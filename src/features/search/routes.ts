@@ -50,6 +50,7 @@ export function registerQueryRoutes(app: App, service: QueryService): void {
         // effective only in thinking mode; ignored (no error) in fast
         forceful: body.query_forceful_relations ?? true,
         queryApps: body.query_apps ?? false,
+        ids: body.ids && body.ids.length > 0 ? [...new Set(body.ids)] : null,
         filters: (schema) => splitMetadataFilters(req, rawFilters, schema),
         maxResults: body.max_results ?? DEFAULT_MAX_RESULTS,
         alpha: body.alpha ?? "auto",

@@ -19,6 +19,12 @@ export const QueryBody = Type.Object({
   graph_context: Type.Optional(Type.Boolean()),
   query_forceful_relations: Type.Optional(Type.Boolean()),
   query_apps: Type.Optional(Type.Boolean()),
+  ids: Type.Optional(
+    Type.Union([Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 }), Type.Null()], {
+      description:
+        "Only these items (their ids, knowledge or memory) are searched, with every other filter applied too; none of them matching is an empty result. Empty or null: no restriction.",
+    }),
+  ),
   metadata_filters: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
   max_results: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 100 }), Type.Null()])),
   alpha: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Literal("auto"), Type.Null()])),

@@ -33,6 +33,8 @@ export interface QueryInput {
   forceful: boolean;
   /** Include items synced by connectors (query_apps); false leaves them out. */
   queryApps: boolean;
+  /** Only these items (source ids) are searched; null: no restriction. The extras are not restricted (they are what results point at). */
+  ids: readonly string[] | null;
   filters: (schema: readonly SchemaField[]) => SplitFilters;
   maxResults: number;
   alpha: number | "auto";
@@ -143,14 +145,14 @@ export class QueryService {
     const vector = input.queryBy === "hybrid" ? this.embedder.embedNow([input.query]).then((v) => v[0] ?? null) : Promise.resolve(null);
     vector.catch(() => undefined); // awaited by the retrievers; this only marks it handled meanwhile
     const depth = Math.max(50, input.maxResults * 5);
-    const restrictive = Object.keys(filters.metadata).length > 0 || Object.keys(filters.additional).length > 0 || principals !== null;
+    const restrictive = input.ids !== null || Object.keys(filters.metadata).length > 0 || Object.keys(filters.additional).length > 0 || principals !== null;
     const visibleFor = (corpus: Corpus): Visibility => ({
       orgId: database.org_id,
       databaseId: database.id,
       collection: collections[0]!,
       collections,
       corpora: [corpus],
-      ids: null,
+      ids: input.ids,
       metadata: filters.metadata,
       additional: filters.additional,
       sourceFields: {},

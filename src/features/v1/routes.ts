@@ -74,6 +74,7 @@ function recallInput(req: FastifyRequest, body: Recall, orgId: string, type: "kn
     forceful: true,
     // v1 recall predates query_apps and has no such flag: it searches everything stored.
     queryApps: true,
+    ids: null,
     filters: (schema) => splitMetadataFilters(req, body.metadata_filters ?? null, schema),
     maxResults: body.max_chunks ?? body.max_results ?? 10,
     alpha: body.alpha ?? "auto",
