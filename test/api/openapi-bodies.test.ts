@@ -50,11 +50,14 @@ test("/openapi.json: every POST/PUT/PATCH and every DELETE that reads a body doc
 
   for (const path of ["/context/ingest", "/ingestion/upload_knowledge"]) {
     const content = doc.paths[path]?.post?.requestBody?.content ?? {};
-    assert.deepEqual(Object.keys(content).sort(), ["application/json", "multipart/form-data"], path);
+    assert.deepEqual(Object.keys(content).sort(), ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"], path);
     const form = content["multipart/form-data"]!.schema.properties ?? {};
     assert.equal(form.files?.items?.format, "binary", "file parts are documented as binary");
+    const urlencoded = content["application/x-www-form-urlencoded"]!.schema.properties ?? {};
+    assert.equal(urlencoded.files, undefined, "a urlencoded form carries no files");
     for (const field of ["database", "type", "upsert", "allow_duplicates", "document_metadata", "app_knowledge", "memories", "metadata"]) {
       assert.ok(form[field], `${path}: multipart field ${field}`);
+      assert.ok(urlencoded[field], `${path}: urlencoded field ${field}`);
     }
   }
   const create = doc.paths["/databases"]?.post?.requestBody?.content["application/json"]?.schema.properties ?? {};

@@ -87,11 +87,43 @@ describe("multipart uploads: per-request budget, file count, spooled to disk", (
     assert.equal(await stored(), 2);
   });
 
+  test("a urlencoded form has the multipart limits: the request budget and the field count", async () => {
+    const form = async (fields: Array<[string, string]>): Promise<HttpResult> => {
+      const res = await fetch(`${t.baseUrl}/context/ingest`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${t.key}`, "API-Version": "2", "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+      });
+      const body = await res.text();
+      t.checkContract("POST", "/context/ingest", { status: res.status, headers: res.headers, text: body });
+      return { status: res.status, headers: res.headers, body: JSON.parse(body) as Record<string, unknown>, text: body };
+    };
+    const base: Array<[string, string]> = [
+      ["database", DB],
+      ["type", "knowledge"],
+    ];
+    const item = (id: string, size: number) => JSON.stringify([{ id, type: "note", content: { text: "w".repeat(size) } }]);
+    const within = await form([...base, ["app_knowledge", item("form-ok", 100)]]);
+    assert.equal(within.status, 202, within.text);
+    const overBudget = await form([...base, ["app_knowledge", item("form-big", 12_000)]]);
+    assert.equal(overBudget.status, 413, overBudget.text);
+    assert.match(String(field(overBudget.body, "error.message")), /MAX_REQUEST_UPLOAD_BYTES/);
+    const manyFields = await form([
+      ...base,
+      ["app_knowledge", item("form-many", 10)],
+      ...Array.from({ length: 100 }, (_, i): [string, string] => [`x${i}`, "1"]),
+    ]);
+    assert.equal(manyFields.status, 413, manyFields.text);
+    assert.match(String(field(manyFields.body, "error.message")), /at most 100 text fields/);
+    await waitTerminal(t, DB, ["form-ok"]);
+    assert.equal(await stored(), 3);
+  });
+
   test("one file above MAX_UPLOAD_BYTES is still 400 FILE_TOO_LARGE", async () => {
     const res = await ingestMultipart(t, { type: "knowledge", database: DB }, [text(7000, "big.txt")]);
     assert.equal(res.status, 400, res.text);
     assert.equal(field(res.body, "error.code"), "FILE_TOO_LARGE");
-    assert.equal(await stored(), 2);
+    assert.equal(await stored(), 3);
     assert.deepEqual(spoolLeft(), []);
   });
 
@@ -102,7 +134,7 @@ describe("multipart uploads: per-request budget, file count, spooled to disk", (
     );
     assert.equal(res.status, 413, res.text);
     assert.equal(field(res.body, "detail.error_code"), "PAYLOAD_TOO_LARGE");
-    assert.equal(await stored(), 2);
+    assert.equal(await stored(), 3);
     assert.deepEqual(spoolLeft(), []);
   });
 });

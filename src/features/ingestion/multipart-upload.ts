@@ -1,7 +1,7 @@
 import { createWriteStream, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { Transform, type TransformCallback } from "node:stream";
+import { Transform, Writable, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { FastifyRequest } from "fastify";
 import type {} from "@fastify/multipart";
@@ -50,6 +50,8 @@ class SpooledFile implements UploadedFile {
 const overBudget = (limits: UploadLimits): AppError =>
   new AppError("PAYLOAD_TOO_LARGE", `the upload exceeds ${limits.maxRequestBytes} bytes in total (MAX_REQUEST_UPLOAD_BYTES); nothing was stored`);
 
+const tooManyFields = (): AppError => new AppError("PAYLOAD_TOO_LARGE", `at most ${MAX_TEXT_FIELDS} text fields per request; nothing was stored`);
+
 /** Counts bytes through a stream and fails it once the request's budget is spent. */
 class BudgetMeter extends Transform {
   constructor(
@@ -73,7 +75,7 @@ function limitError(err: unknown, limits: UploadLimits): AppError | null {
       return new AppError("PAYLOAD_TOO_LARGE", `at most ${limits.maxFiles} files per request (MAX_UPLOAD_FILES); nothing was stored`);
     case "FST_FIELDS_LIMIT":
     case "FST_PARTS_LIMIT":
-      return new AppError("PAYLOAD_TOO_LARGE", `at most ${MAX_TEXT_FIELDS} text fields per request; nothing was stored`);
+      return tooManyFields();
     case "FST_REQ_FILE_TOO_LARGE":
       return new AppError("FILE_TOO_LARGE", `a file is larger than ${limits.maxFileBytes} bytes (MAX_UPLOAD_BYTES)`);
     default:
@@ -103,6 +105,49 @@ async function readParts(req: FastifyRequest, limits: UploadLimits, dir: string,
       body.fields[part.fieldname] = value;
     }
   }
+}
+
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+/** A form body (application/x-www-form-urlencoded): text fields only, as a multipart body without files. */
+export function isFormBody(req: FastifyRequest): boolean {
+  const type = req.headers["content-type"];
+  return typeof type === "string" && type.split(";")[0]!.trim().toLowerCase() === FORM_TYPE;
+}
+
+/**
+ * Reads a form body under the multipart body's limits: the request's byte budget
+ * (MAX_REQUEST_UPLOAD_BYTES, 413 beyond), at most MAX_TEXT_FIELDS fields, each within the field
+ * size; its fields are then decoded exactly as multipart text fields are.
+ */
+export async function readFormBody(req: FastifyRequest, limits: UploadLimits): Promise<MultipartBody> {
+  const budget = { remaining: limits.maxRequestBytes };
+  const chunks: Buffer[] = [];
+  try {
+    await pipeline(
+      req.raw,
+      new BudgetMeter(budget, limits),
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          chunks.push(chunk);
+          done();
+        },
+      }),
+    );
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw invalidInput(`malformed form body: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const fields: Record<string, unknown> = {};
+  const fieldSize = Math.min(MAX_FIELD_BYTES, limits.maxRequestBytes);
+  let count = 0;
+  for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString("utf8"))) {
+    if (++count > MAX_TEXT_FIELDS) throw tooManyFields();
+    if (Buffer.byteLength(value) > fieldSize) throw overBudget(limits);
+    // As in a multipart body, a field sent twice keeps its last value.
+    fields[name] = value;
+  }
+  return { fields, files: [], dispose: async () => undefined };
 }
 
 /**

@@ -12,31 +12,35 @@ import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, type DraftResult
 import { envelopeErrors, envelopeOf, WITH_BODY } from "../../platform/http/response-schemas.js";
 import { IngestBody, IngestOutcomeSchema } from "./schemas.js";
 import type { IngestItems, IngestService } from "./service.js";
-import { readMultipartBody, type UploadLimits } from "./multipart-upload.js";
+import { isFormBody, readFormBody, readMultipartBody, type UploadLimits } from "./multipart-upload.js";
 import type { ArchiveLimits } from "../../engines/documents/parse/index.js";
 import { decodeBoolean, decodeJsonArray, decodeJsonObject, decodePrincipals, decodeString } from "../items/json-field.js";
 
 export interface RawIngest {
   fields: Record<string, unknown>;
   files: UploadedFile[];
+  /** The fields came as text parts of a form (multipart or urlencoded), not as a JSON object. */
+  form?: boolean;
   /** Limits for zip-based files, checked per file before anything is stored. */
   archive?: ArchiveLimits;
 }
 
 /**
- * Reads the ingest body (multipart, files spooled to disk within the request's budget, or a
- * JSON object) and serves it with `handle`; spooled files are removed once it is done.
+ * Reads the ingest body (multipart, files spooled to disk within the request's budget; a form,
+ * its text fields under the same limits; or a JSON object) and serves it with `handle`; spooled
+ * files are removed once it is done.
  */
 export async function withIngestBody<T>(req: FastifyRequest, limits: UploadLimits, handle: (raw: RawIngest) => Promise<T>): Promise<T> {
-  if (!req.isMultipart()) {
+  const form = req.isMultipart() ? "multipart" : isFormBody(req) ? "urlencoded" : null;
+  if (form === null) {
     if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) {
-      throw invalidInput("the body must be multipart/form-data or a JSON object");
+      throw invalidInput("the body must be multipart/form-data, application/x-www-form-urlencoded or a JSON object");
     }
     return handle({ fields: req.body as Record<string, unknown>, files: [] });
   }
-  const body = await readMultipartBody(req, limits);
+  const body = form === "multipart" ? await readMultipartBody(req, limits) : await readFormBody(req, limits);
   try {
-    return await handle({ fields: body.fields, files: body.files, archive: limits.archive });
+    return await handle({ fields: body.fields, files: body.files, archive: limits.archive, form: true });
   } finally {
     await body.dispose();
   }
@@ -70,7 +74,7 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, forcedType?
     drafts = memoryDrafts(memories);
   } else {
     const documentMetadata = decodeJsonArray("document_metadata", f.document_metadata ?? f.file_metadata);
-    const appKnowledge = decodeJsonArray("app_knowledge", f.app_knowledge, !req.isMultipart());
+    const appKnowledge = decodeJsonArray("app_knowledge", f.app_knowledge, raw.form !== true);
     if (raw.files.length === 0 && (!appKnowledge || appKnowledge.length === 0)) {
       throw invalidInput("nothing to ingest: send 'files' and/or 'app_knowledge'");
     }
@@ -84,7 +88,10 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, forcedType?
 export function registerIngestRoutes(app: App, service: IngestService, databases: DatabaseService, limits: UploadLimits): void {
   app.post(
     "/context/ingest",
-    { schema: { tags: ["Context"], body: IngestBody, response: { 202: envelopeOf(IngestOutcomeSchema), ...envelopeErrors(...WITH_BODY, 404, 422) } } },
+    {
+      config: { formBody: true },
+      schema: { tags: ["Context"], body: IngestBody, response: { 202: envelopeOf(IngestOutcomeSchema), ...envelopeErrors(...WITH_BODY, 404, 422) } },
+    },
     async (req, reply) => {
       const org = orgTenancyOf(req);
       const result = await withIngestBody(req, limits, async (raw) => {

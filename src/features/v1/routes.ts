@@ -96,7 +96,10 @@ export interface LegacyDeps {
 export function registerLegacyV1Routes(app: App, d: LegacyDeps): void {
   app.post(
     "/ingestion/upload_knowledge",
-    { config, schema: { tags, body: IngestBody, response: { 202: IngestOutcomeSchema, ...legacyErrors(...WITH_BODY, 404, 422) } } },
+    {
+      config: { ...config, formBody: true },
+      schema: { tags, body: IngestBody, response: { 202: IngestOutcomeSchema, ...legacyErrors(...WITH_BODY, 404, 422) } },
+    },
     async (req, reply) => {
       const org = orgTenancyOf(req);
       const result = await withIngestBody(req, d.uploads, async (raw) => {

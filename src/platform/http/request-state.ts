@@ -33,6 +33,8 @@ declare module "fastify" {
     authFailureStatus?: 401 | 403;
     /** Set on deprecated routes: every response carries the notice and `Deprecation: true`. */
     deprecatedRoute?: { message: string; preferred?: string };
+    /** The route reads application/x-www-form-urlencoded bodies itself (the ingest routes); elsewhere they are refused. */
+    formBody?: boolean;
   }
 }
 

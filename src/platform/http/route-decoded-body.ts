@@ -14,11 +14,15 @@ export function routeDecoded(schema: TSchema): TUnsafe<unknown> {
   return Type.Unsafe<unknown>({ ...schema, [ROUTE_DECODED]: true });
 }
 
-/** A body sent as multipart/form-data or as a JSON object, both documented, both route-decoded. */
-export function multipartOrJson(multipart: TSchema, json: TSchema): { content: Record<string, { schema: TSchema }> } {
+/**
+ * A request body sent as multipart/form-data, as application/x-www-form-urlencoded (the same text
+ * fields, no files) or as a JSON object, all documented, all route-decoded.
+ */
+export function formOrJson(multipart: TSchema, urlencoded: TSchema, json: TSchema): { content: Record<string, { schema: TSchema }> } {
   return {
     content: {
       "multipart/form-data": { schema: routeDecoded(multipart) },
+      "application/x-www-form-urlencoded": { schema: routeDecoded(urlencoded) },
       "application/json": { schema: routeDecoded(json) },
     },
   };

@@ -137,6 +137,12 @@ export async function createServer(deps: ServerDeps): Promise<App> {
 
   // Multipart bodies are read by the routes that take them (parts are streamed and bounded there).
   await app.register(multipart, { throwFileSizeLimit: true });
+  // So are form bodies, by the routes that declare they take them (config.formBody); elsewhere
+  // the Content-Type is as unsupported as any other.
+  app.addContentTypeParser("application/x-www-form-urlencoded", (req, _payload, done) => {
+    if (req.routeOptions.config?.formBody === true) done(null);
+    else done(new AppError("INVALID_INPUT", "Unsupported Content-Type"), undefined);
+  });
 
   app.decorateRequest("state", null as never);
   app.addHook("onRequest", async (req, reply) => {
