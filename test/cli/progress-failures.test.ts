@@ -97,7 +97,8 @@ test("ingest shows bars in a terminal and lines otherwise; failures are summaris
   assert.equal(failedText.code, 1);
   assert.match(failedText.out, /^3 item\(s\): 1 duplicate, 1 failed, 1 errored$/m, "fine.md is stored already: a duplicate, not a failure");
   assert.match(failedText.out, new RegExp(`^duplicate /\\S*/fine\\.md: already stored as ${byFile.get("fine.md")?.id ?? "?"}$`, "m"));
-  assert.match(failedText.out, /^failed \/\S*\/photo\.png \(.+\): INVALID_FILE_FORMAT: /m);
+  // Refused at upload: no item, so no id, and the supported types named.
+  assert.match(failedText.out, /^failed \/\S*\/photo\.png: INVALID_FILE_FORMAT: .*supported: PDF, DOCX/m);
   assert.match(failedText.out, new RegExp(`^errored /\\S*/broken\\.pdf \\(.+\\): ${byFile.get("broken.pdf")?.error?.code ?? "?"}: `, "m"));
   assert.match(failedText.err, /context-store: INGEST_INCOMPLETE: 2 of 3 item\(s\)/);
 

@@ -90,6 +90,29 @@ describe("ingesting real files of every supported type", () => {
     assert.ok((badPdf?.message.length ?? 0) > 0);
   });
 
+  test("a request of unsupported files only (an HTML page from the console) is refused: 400 INVALID_FILE_FORMAT naming the supported types", async () => {
+    const before = await t.app.store.db.selectFrom("context_items").select("id").execute();
+    const html = "<!DOCTYPE html><html><body><h1>Team page</h1><p>Hello.</p></body></html>";
+    const one = await ingestMultipart(t, { database: "files", type: "knowledge" }, [{ name: "team.html", content: html, type: "text/html" }]);
+    assert.equal(one.status, 400, one.text);
+    assert.equal(field(one.body, "error.code"), "INVALID_FILE_FORMAT");
+    assert.equal(field(one.body, "error.message"), "team.html: unsupported file type (supported: PDF, DOCX, Markdown (.md), CSV, TXT)");
+    const two = await ingestMultipart(t, { database: "files", type: "knowledge" }, [
+      { name: "team.html", content: html, type: "text/html" },
+      { name: "logo.png", content: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]), type: "image/png" },
+    ]);
+    assert.equal(two.status, 400, two.text);
+    assert.match(String(field(two.body, "error.message")), /^team\.html: .*; logo\.png: binary content is not a supported format \(supported: /);
+    const v1 = new FormData();
+    v1.append("tenant_id", "files");
+    v1.append("files", new Blob([html], { type: "text/html" }), "team.html");
+    const legacy = await fetch(`${t.baseUrl}/ingestion/upload_knowledge`, { method: "POST", headers: { Authorization: `Bearer ${t.key}` }, body: v1 });
+    assert.equal(legacy.status, 400);
+    assert.equal(((await legacy.json()) as { detail: { error_code: string } }).detail.error_code, "INVALID_FILE_FORMAT");
+    const after = await t.app.store.db.selectFrom("context_items").select("id").execute();
+    assert.equal(after.length, before.length, "nothing was stored");
+  });
+
   test("a file above MAX_UPLOAD_BYTES is 400 FILE_TOO_LARGE and stores nothing", async () => {
     const before = await t.app.store.db.selectFrom("context_items").select("id").execute();
     const res = await ingestMultipart(t, { type: "knowledge", database: "files" }, [{ name: "big.txt", content: "x".repeat(300_000), type: "text/plain" }]);

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { invalidInput, validationError } from "../../platform/errors/app-error.js";
+import { AppError, invalidInput, validationError } from "../../platform/errors/app-error.js";
 import { validateAppItem } from "../../engines/documents/app-items/index.js";
 import { identifierProblem, keyProblem } from "../../platform/util/identifiers.js";
 import { checkArchiveDirectory, detectFormat, type ArchiveLimits } from "../../engines/documents/parse/index.js";
@@ -148,6 +148,25 @@ export function fileDrafts(files: readonly UploadedFile[], documentMetadata: unk
     }
   });
 }
+
+/**
+ * A request whose only content is files, every one of them refused before storage (a type the
+ * parsers do not read, a zip bomb), is refused as a whole: nothing would be stored, so a 202 with
+ * made-up ids would only announce items that never exist. In a request with anything acceptable,
+ * refused files stay failed rows beside the rest (a bulk call succeeds with per-item failures).
+ */
+export function refuseUnreadableFiles(drafts: readonly DraftResult[]): void {
+  const refusals: Array<{ code: FileRefusal; message: string }> = [];
+  for (const d of drafts) {
+    if (d.ok || d.fileName === undefined || !isFileRefusal(d.code)) return;
+    refusals.push({ code: d.code, message: d.message });
+  }
+  const first = refusals[0];
+  if (first !== undefined) throw new AppError(first.code, refusals.map((r) => r.message).join("; "));
+}
+
+type FileRefusal = "INVALID_FILE_FORMAT" | "FILE_TOO_LARGE";
+const isFileRefusal = (code: string): code is FileRefusal => code === "INVALID_FILE_FORMAT" || code === "FILE_TOO_LARGE";
 
 /** App items: malformed ones fail one by one, the rest proceed. */
 export function appDrafts(items: readonly unknown[], acl: string[] | null): DraftResult[] {

@@ -8,7 +8,7 @@ import type { DatabaseService } from "../databases/service.js";
 import { sendData } from "../../platform/http/envelope.js";
 import { validateDatabaseName } from "../databases/service.js";
 import { keyProblem, nameProblem } from "../../platform/util/identifiers.js";
-import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, type DraftResult, type UploadedFile } from "./ingest-input.js";
+import { appDrafts, checkIdentifiers, fileDrafts, memoryDrafts, refuseUnreadableFiles, type DraftResult, type UploadedFile } from "./ingest-input.js";
 import { envelopeErrors, envelopeOf, WITH_BODY } from "../../platform/http/response-schemas.js";
 import { IngestBody, IngestOutcomeSchema } from "./schemas.js";
 import type { IngestItems, IngestService } from "./service.js";
@@ -79,6 +79,7 @@ export function ingestRequestOf(req: FastifyRequest, raw: RawIngest, forcedType?
       throw invalidInput("nothing to ingest: send 'files' and/or 'app_knowledge'");
     }
     drafts = [...fileDrafts(raw.files, documentMetadata, acl, raw.archive), ...appDrafts(appKnowledge ?? [], acl)];
+    refuseUnreadableFiles(drafts);
   }
   const keys = keyProblem(metadata) ?? keyProblem(additionalMetadata);
   if (keys) throw invalidInput(`metadata ${keys}`);

@@ -6,6 +6,9 @@ export type FileFormat = "pdf" | "docx" | "markdown" | "csv" | "txt";
 
 export type FormatDetection = { ok: true; format: FileFormat } | { ok: false; reason: "unsupported" | "mismatch"; message: string };
 
+/** Named in every refusal, so the caller knows what to send instead. */
+const SUPPORTED_FORMATS = "supported: PDF, DOCX, Markdown (.md), CSV, TXT";
+
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]; // "PK\x03\x04"
 
@@ -84,20 +87,20 @@ export function detectFormat(bytes: Uint8Array, fileName: string, mime?: string)
   if (startsWith(bytes, ZIP_MAGIC)) {
     // Any ZIP could be a DOCX; the DOCX parser checks for word/document.xml and fails cleanly.
     if (claimed === "docx" || claimed === undefined) return { ok: true, format: "docx" };
-    return { ok: false, reason: "unsupported", message: `${fileName}: ZIP archive is not a supported format` };
+    return { ok: false, reason: "unsupported", message: `${fileName}: ZIP archive is not a supported format (${SUPPORTED_FORMATS})` };
   }
   if (claimed === "pdf" || claimed === "docx") {
     // Named like a binary format but without its signature: a corrupt or mislabelled upload.
     return { ok: false, reason: "mismatch", message: `${fileName}: content is not a valid ${claimed.toUpperCase()} file` };
   }
   if (OTHER_BINARY_MAGIC.some((m) => startsWith(bytes, m)) || !looksLikeText(bytes)) {
-    return { ok: false, reason: "unsupported", message: `${fileName}: binary content is not a supported format` };
+    return { ok: false, reason: "unsupported", message: `${fileName}: binary content is not a supported format (${SUPPORTED_FORMATS})` };
   }
   if (claimed !== undefined) return { ok: true, format: claimed };
   if (ext === "" && mime === undefined) return { ok: true, format: "txt" };
   return {
     ok: false,
     reason: "unsupported",
-    message: `${fileName}: unsupported file type (supported: PDF, DOCX, Markdown, CSV, TXT)`,
+    message: `${fileName}: unsupported file type (${SUPPORTED_FORMATS})`,
   };
 }
