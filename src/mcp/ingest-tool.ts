@@ -7,16 +7,28 @@ import { statusLine, waitForStatuses, type IndexingStatus } from "./indexing-sta
 import { scopeArguments, scopeOf, type ToolScope } from "./tool-scope.js";
 import { defineTool, type ProgressReporter, type ToolOutput } from "./tool-definition.js";
 
+type Kind = "note" | "document" | "conversation";
+
+/** The kind asked for, or the one the other arguments imply: turns make a conversation, knowledge text a document, memory text a note. */
+function kindOf(args: { kind?: Kind | undefined; type: "memory" | "knowledge"; turns?: unknown }): Kind {
+  return args.kind ?? (args.turns !== undefined ? "conversation" : args.type === "knowledge" ? "document" : "note");
+}
+
 const turn = z.strictObject({ user: z.string().describe("What the user said."), assistant: z.string().describe("What the assistant answered.") });
 
 const ingestInput = z
   .strictObject({
     kind: z
       .enum(["note", "document", "conversation"])
-      .describe("note: a short text or fact; document: a longer text or Markdown file; conversation: user/assistant turns (pass `turns`)."),
+      .optional()
+      .describe(
+        "note: a short text or fact; document: a longer text or Markdown file; conversation: user/assistant turns (pass `turns`). " +
+          "Default: conversation when turns are given, else document for knowledge and note for memory.",
+      ),
     type: z
       .enum(["memory", "knowledge"])
-      .describe("memory: per-user context (preferences, facts, history), best with a collection per user; knowledge: shared reference content."),
+      .default("memory")
+      .describe("memory (default): per-user context (preferences, facts, history), best with a collection per user; knowledge: shared reference content."),
     text: z.string().min(1).optional().describe("The content, for a note or a document (Markdown welcome)."),
     turns: z.array(turn).min(1).optional().describe("The conversation, for kind conversation."),
     title: z.string().min(1).optional().describe("A display title."),
@@ -37,15 +49,16 @@ const ingestInput = z
     ...scopeArguments,
   })
   .superRefine((args, ctx) => {
-    if (args.kind === "conversation") {
+    const kind = kindOf(args);
+    if (kind === "conversation") {
       if (args.turns === undefined) ctx.addIssue({ code: "custom", path: ["turns"], message: "a conversation needs turns" });
       if (args.text !== undefined) ctx.addIssue({ code: "custom", path: ["text"], message: "send turns, not text, for a conversation" });
     } else {
-      if (args.text === undefined) ctx.addIssue({ code: "custom", path: ["text"], message: `a ${args.kind} needs text` });
+      if (args.text === undefined) ctx.addIssue({ code: "custom", path: ["text"], message: `a ${kind} needs text (or turns, for a conversation)` });
       if (args.turns !== undefined) ctx.addIssue({ code: "custom", path: ["turns"], message: "turns are for kind conversation" });
     }
     if (args.infer !== undefined && args.type !== "memory") ctx.addIssue({ code: "custom", path: ["infer"], message: "infer applies to memory only" });
-    if (args.file_name !== undefined && !(args.kind === "document" && args.type === "knowledge")) {
+    if (args.file_name !== undefined && !(kind === "document" && args.type === "knowledge")) {
       ctx.addIssue({ code: "custom", path: ["file_name"], message: "file_name applies to a knowledge document only" });
     }
   });
@@ -88,7 +101,7 @@ function memoryOf(args: IngestArgs): Record<string, unknown> {
     ...(args.id !== undefined ? { id: args.id } : {}),
     ...(args.title !== undefined ? { title: args.title } : {}),
     ...(args.turns !== undefined ? { user_assistant_pairs: args.turns } : { text: args.text }),
-    ...(args.kind === "document" ? { is_markdown: true } : {}),
+    ...(kindOf(args) === "document" ? { is_markdown: true } : {}),
     ...(args.infer !== undefined ? { infer: args.infer } : {}),
     ...(args.metadata !== undefined ? { additional_metadata: args.metadata } : {}),
   };
@@ -97,8 +110,8 @@ function memoryOf(args: IngestArgs): Record<string, unknown> {
 /** A note or conversation as knowledge: an app item of the simple shape (which requires an id). */
 function appItemOf(args: IngestArgs): Record<string, unknown> {
   return {
-    id: args.id ?? `${args.kind}-${randomUUID()}`,
-    type: args.kind,
+    id: args.id ?? `${kindOf(args)}-${randomUUID()}`,
+    type: kindOf(args),
     ...(args.title !== undefined ? { title: args.title } : {}),
     content: { text: args.turns !== undefined ? conversationText(args.turns) : args.text },
     ...(args.metadata !== undefined ? { additional_metadata: args.metadata } : {}),
@@ -130,7 +143,7 @@ async function uploadDocument(api: ApiClient, scope: ToolScope, args: IngestArgs
 }
 
 async function send(api: ApiClient, scope: ToolScope, args: IngestArgs): Promise<IngestRow[]> {
-  if (args.type === "knowledge" && args.kind === "document") return uploadDocument(api, scope, args);
+  if (args.type === "knowledge" && kindOf(args) === "document") return uploadDocument(api, scope, args);
   const body =
     args.type === "memory"
       ? { ...scope, type: "memory" as const, memories: [memoryOf(args)] }

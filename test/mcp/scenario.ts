@@ -43,7 +43,8 @@ async function assertListsTheTools(client: Client): Promise<void> {
     }
   }
   const ingest = tools.find((t) => t.name === "ingest");
-  assert.deepEqual(ingest?.inputSchema.required, ["kind", "type"]);
+  // Every argument of ingest has a default or is implied by the others (kind by turns and type).
+  assert.deepEqual(ingest?.inputSchema.required ?? [], []);
   assert.equal(tools.find((t) => t.name === "delete")?.annotations?.destructiveHint, true);
 }
 
@@ -54,15 +55,17 @@ async function assertListsTheTools(client: Client): Promise<void> {
 export async function runScenario(client: Client, collection: string): Promise<void> {
   await assertListsTheTools(client);
 
+  // Neither kind nor type: a memory note.
   const note = await ok(client, "ingest", {
-    kind: "note",
-    type: "memory",
     id: "tea-note",
     text: "Alice prefers jasmine green tea in the afternoon.",
   });
-  assert.deepEqual([note.structured.id, note.structured.status, note.structured.collection], ["tea-note", "queued", collection]);
+  assert.deepEqual(
+    [note.structured.id, note.structured.status, note.structured.collection, note.structured.type],
+    ["tea-note", "queued", collection, "memory"],
+  );
+  // turns without kind: a conversation.
   const chat = await ok(client, "ingest", {
-    kind: "conversation",
     type: "memory",
     title: "Bike chat",
     turns: [
@@ -160,6 +163,8 @@ export async function assertBadArgumentsAreToolErrors(client: Client): Promise<v
   assert.match(unknownField.text, /^INVALID_INPUT: .*databse/);
   const missingTurns = await callTool(client, "ingest", { kind: "conversation", type: "memory" });
   assert.match(missingTurns.text, /^INVALID_INPUT: turns: a conversation needs turns/);
+  const nothing = await callTool(client, "ingest", {});
+  assert.match(nothing.text, /^INVALID_INPUT: text: a note needs text \(or turns, for a conversation\)/);
   const unknownDatabase = await callTool(client, "query", { query: "anything", database: "no_such_database" });
   assert.equal(unknownDatabase.isError, true);
   assert.match(unknownDatabase.text, /^DATABASE_NOT_FOUND: .*no_such_database/);
