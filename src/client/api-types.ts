@@ -839,7 +839,137 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    delete?: never;
+    delete: {
+      parameters: {
+        query?: {
+          database?: string;
+          tenant_id?: string;
+          collection?: string;
+          sub_tenant_id?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": {
+            database?: string;
+            tenant_id?: string;
+            collection?: string;
+            sub_tenant_id?: string;
+          } | null;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                success: boolean;
+                message: string;
+                database: string;
+                collection: string;
+                /** @enum {string} */
+                status: "deleted";
+                /** @description false: there was no such collection (deleting it is no error) */
+                existed: boolean;
+                /** @description items (and graph-area collections) removed */
+                deleted_items: number;
+              };
+              /** @enum {object|null} */
+              error: never | null;
+              meta: {
+                request_id: string;
+                latency_ms: number;
+                api_version: string;
+                database?: string;
+                collection?: string;
+                tenant_id?: string;
+                sub_tenant_id?: string;
+                deprecation?: {
+                  /** @enum {boolean} */
+                  deprecated: true;
+                  message: string;
+                  deprecated_since: string;
+                  deprecated_field?: string;
+                  preferred_field?: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody3"];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody3"];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody3"];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody3"];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody3"];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody3"];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody3"];
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -2712,7 +2842,35 @@ export interface paths {
             files?: string[];
             /** @description array pairing by order with files: {id, title, description, note, url, timestamp, relations: {ids}, acl}, JSON-encoded */
             document_metadata?: string;
-            /** @description array of app items, JSON-encoded */
+            /** @description array of app items (see the JSON form for their shapes), JSON-encoded */
+            app_knowledge?: string;
+            /** @description array of memories (type memory), JSON-encoded */
+            memories?: string;
+            /** @description object of schema-aligned metadata, JSON-encoded */
+            metadata?: string;
+            /** @description object of free-form metadata, JSON-encoded */
+            additional_metadata?: string;
+            /** @description principals allowed to read the items: a JSON array or a comma-separated list */
+            acl?: string;
+          };
+          "application/x-www-form-urlencoded": {
+            /** @description required (alias: tenant_id) */
+            database: string;
+            /** @description deprecated alias of database */
+            tenant_id?: string;
+            /** @description default collection when omitted (alias: sub_tenant_id) */
+            collection?: string;
+            /** @description deprecated alias of collection */
+            sub_tenant_id?: string;
+            /** @description default knowledge (memory when memories are sent) */
+            type?: "knowledge" | "memory";
+            /** @description default true: an item with the same id is replaced; false fails it with ITEM_ALREADY_EXISTS */
+            upsert?: boolean;
+            /** @description default false: a file without an id whose bytes are already stored in the collection is answered with the stored item (status duplicate) instead of being stored again; true stores it again */
+            allow_duplicates?: boolean;
+            /** @description array pairing by order with files: {id, title, description, note, url, timestamp, relations: {ids}, acl}, JSON-encoded */
+            document_metadata?: string;
+            /** @description array of app items (see the JSON form for their shapes), JSON-encoded */
             app_knowledge?: string;
             /** @description array of memories (type memory), JSON-encoded */
             memories?: string;
@@ -2738,11 +2896,11 @@ export interface paths {
             upsert?: boolean;
             /** @description default false: a file without an id whose bytes are already stored in the collection is answered with the stored item (status duplicate) instead of being stored again; true stores it again */
             allow_duplicates?: boolean;
-            /** @description app items (simple: id, type, content.text; or rich: kind, provider, external_id, fields, ...) */
+            /** @description app items (simple: content.text, with id or source_id (minted when absent or blank) and type (default document); or rich: kind, provider, external_id, fields, ...) */
             app_knowledge?: {
               [key: string]: unknown;
             }[];
-            /** @description memories: {id?, text | user_assistant_pairs, infer?, ...} */
+            /** @description memories: {id? (alias source_id), text | user_assistant_pairs, infer?, ...} */
             memories?: {
               [key: string]: unknown;
             }[];
@@ -4401,6 +4559,8 @@ export interface paths {
             graph_context?: boolean;
             query_forceful_relations?: boolean;
             query_apps?: boolean;
+            /** @description Only these items (their ids, knowledge or memory) are searched, with every other filter applied too; none of them matching is an empty result. Empty or null: no restriction. */
+            ids?: string[] | null;
             metadata_filters?: {
               [key: string]: unknown;
             } | null;
@@ -4731,7 +4891,35 @@ export interface paths {
             files?: string[];
             /** @description array pairing by order with files: {id, title, description, note, url, timestamp, relations: {ids}, acl}, JSON-encoded */
             document_metadata?: string;
-            /** @description array of app items, JSON-encoded */
+            /** @description array of app items (see the JSON form for their shapes), JSON-encoded */
+            app_knowledge?: string;
+            /** @description array of memories (type memory), JSON-encoded */
+            memories?: string;
+            /** @description object of schema-aligned metadata, JSON-encoded */
+            metadata?: string;
+            /** @description object of free-form metadata, JSON-encoded */
+            additional_metadata?: string;
+            /** @description principals allowed to read the items: a JSON array or a comma-separated list */
+            acl?: string;
+          };
+          "application/x-www-form-urlencoded": {
+            /** @description required (alias: tenant_id) */
+            database: string;
+            /** @description deprecated alias of database */
+            tenant_id?: string;
+            /** @description default collection when omitted (alias: sub_tenant_id) */
+            collection?: string;
+            /** @description deprecated alias of collection */
+            sub_tenant_id?: string;
+            /** @description default knowledge (memory when memories are sent) */
+            type?: "knowledge" | "memory";
+            /** @description default true: an item with the same id is replaced; false fails it with ITEM_ALREADY_EXISTS */
+            upsert?: boolean;
+            /** @description default false: a file without an id whose bytes are already stored in the collection is answered with the stored item (status duplicate) instead of being stored again; true stores it again */
+            allow_duplicates?: boolean;
+            /** @description array pairing by order with files: {id, title, description, note, url, timestamp, relations: {ids}, acl}, JSON-encoded */
+            document_metadata?: string;
+            /** @description array of app items (see the JSON form for their shapes), JSON-encoded */
             app_knowledge?: string;
             /** @description array of memories (type memory), JSON-encoded */
             memories?: string;
@@ -4757,11 +4945,11 @@ export interface paths {
             upsert?: boolean;
             /** @description default false: a file without an id whose bytes are already stored in the collection is answered with the stored item (status duplicate) instead of being stored again; true stores it again */
             allow_duplicates?: boolean;
-            /** @description app items (simple: id, type, content.text; or rich: kind, provider, external_id, fields, ...) */
+            /** @description app items (simple: content.text, with id or source_id (minted when absent or blank) and type (default document); or rich: kind, provider, external_id, fields, ...) */
             app_knowledge?: {
               [key: string]: unknown;
             }[];
-            /** @description memories: {id?, text | user_assistant_pairs, infer?, ...} */
+            /** @description memories: {id? (alias source_id), text | user_assistant_pairs, infer?, ...} */
             memories?: {
               [key: string]: unknown;
             }[];
