@@ -31,6 +31,7 @@ export const ROUTE_FIXTURES: Readonly<Record<string, Fixture>> = {
   "DELETE /databases": (o) => ({ path: "/databases", body: { database: o.database } }),
   "GET /databases/status": (o) => ({ path: "/databases/status", query: { database: o.database } }),
   "GET /databases/collections": (o) => ({ path: "/databases/collections", query: { database: o.database } }),
+  "DELETE /databases/collections": (o) => ({ path: "/databases/collections", query: scope(o) }),
   "GET /databases/stats": (o) => ({ path: "/databases/stats", query: { database: o.database } }),
   "PATCH /databases/:database/metadata-schema": (o) => ({
     path: `/databases/${encodeURIComponent(o.database)}/metadata-schema`,

@@ -127,6 +127,23 @@ function badMultipart(o: OrgObjects): Array<{ contentType: string; body: string 
   ];
 }
 
+/** Broken or hostile urlencoded forms: bad escapes, NUL, a field sent twice, more fields than allowed, deep JSON, no body. */
+function badForm(o: OrgObjects): string[] {
+  const db = `database=${encodeURIComponent(o.database)}`;
+  return [
+    "",
+    "%zz%",
+    `${db}&type=%E0%A4%A`,
+    `${db}&database=other_db&type=knowledge`,
+    `${db}&type=knowledge&app_knowledge=${encodeURIComponent(deep(10_000, "[", "]"))}`,
+    `${db}&type=memory&memories=${encodeURIComponent('[{"text":1e308,"expiry_time":-1}]')}`,
+    `${db}&type=knowledge&app_knowledge=%00%01`,
+    `${db}&${Array.from({ length: 150 }, (_, i) => `f${i}=1`).join("&")}`,
+    `${db}&type=knowledge&files=${encodeURIComponent("not a file")}`,
+    "=&&=&",
+  ];
+}
+
 /** Cypher that is refused, runs into a budget, or is merely odd. */
 const HOSTILE_CYPHER = [
   "CALL db.labels()",
@@ -156,9 +173,10 @@ const HOSTILE_CYPHER = [
 
 export const isCypherRoute = (op: Operation): boolean => op.template === "/byog/query";
 export const isMultipartRoute = (op: Operation): boolean => "multipart/form-data" in op.bodies;
+const isFormRoute = (op: Operation): boolean => "application/x-www-form-urlencoded" in op.bodies;
 
 /** Content types the mutations know how to break; an operation taking another one fails the coverage test. */
-export const MUTABLE_CONTENT_TYPES = new Set(["application/json", "multipart/form-data"]);
+export const MUTABLE_CONTENT_TYPES = new Set(["application/json", "multipart/form-data", "application/x-www-form-urlencoded"]);
 
 const takesBody = (op: Operation): boolean => op.method !== "GET" && op.method !== "HEAD";
 
@@ -257,6 +275,15 @@ export function malformedRequests(op: Operation, o: OrgObjects, hints: Hints): f
         ...encode(op, { ...p, contentType: null }, "bad multipart"),
         headers: { "Content-Type": bad.contentType },
         body: bad.body,
+      })),
+    );
+  }
+  if (isFormRoute(op)) {
+    mutations.push(
+      fc.tuple(parts, fc.constantFrom(...badForm(o))).map(([p, body]) => ({
+        ...encode(op, { ...p, contentType: null }, "bad form"),
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body,
       })),
     );
   }

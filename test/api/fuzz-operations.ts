@@ -135,7 +135,7 @@ export function wellTypedParts(op: Operation, o: OrgObjects, hints: Hints): fc.A
   }));
 }
 
-/** Encodes well-typed parts: JSON as JSON, multipart as a real multipart body (array-of-binary fields become file parts). */
+/** Encodes well-typed parts: JSON as JSON, multipart as a real multipart body (array-of-binary fields become file parts), forms urlencoded. */
 export function encode(op: Operation, parts: RequestParts, kind: string): FuzzRequest {
   const base = { method: op.method, path: fillPath(op.template, parts.pathValues), query: queryPairs(parts.query), kind };
   if (parts.contentType === null || parts.body === undefined) return { ...base, headers: {} };
@@ -143,7 +143,16 @@ export function encode(op: Operation, parts: RequestParts, kind: string): FuzzRe
     const boundary = "fuzzboundary7c1";
     return { ...base, headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body: multipartOf(parts.body, boundary) };
   }
+  if (parts.contentType === "application/x-www-form-urlencoded") {
+    return { ...base, headers: { "Content-Type": parts.contentType }, body: formOf(parts.body) };
+  }
   return { ...base, headers: { "Content-Type": parts.contentType }, body: JSON.stringify(parts.body) };
+}
+
+/** A urlencoded form of the body's fields, each value as text (objects JSON-encoded, as multipart carries them). */
+function formOf(body: unknown): string {
+  const fields = body !== null && typeof body === "object" && !Array.isArray(body) ? Object.entries(body) : [["value", body] as const];
+  return new URLSearchParams(fields.map(([name, value]): [string, string] => [name, textOf(value)])).toString();
 }
 
 function multipartOf(body: unknown, boundary: string): string {
