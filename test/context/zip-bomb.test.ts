@@ -25,16 +25,31 @@ describe("DOCX zip bombs are refused before they are inflated", () => {
 
   test("a bomb whose directory tells the truth fails at once with FILE_TOO_LARGE and is not stored", async () => {
     const bomb = makeDocxBomb(16 * 1024 * 1024);
-    const res = await ingestMultipart(t, { type: "knowledge", database: DB, document_metadata: JSON.stringify([{ id: "bomb" }]) }, [
-      { name: "bomb.docx", content: bomb, type: DOCX_MIME },
-    ]);
-    assert.equal(res.status, 202, res.text);
-    const [row] = field<Array<Record<string, unknown>>>(res.body, "data.results");
+    const file = { name: "bomb.docx", content: bomb, type: DOCX_MIME };
+    // Alone in its request: the request is refused (nothing would be stored).
+    const alone = await ingestMultipart(t, { type: "knowledge", database: DB, document_metadata: JSON.stringify([{ id: "bomb" }]) }, [file]);
+    assert.equal(alone.status, 400, alone.text);
+    assert.equal(field(alone.body, "error.code"), "FILE_TOO_LARGE");
+    assert.match(String(field(alone.body, "error.message")), /compresses \d+:1, above 100:1/);
+    // Beside an acceptable item: a failed row of its own.
+    const beside = await ingestMultipart(
+      t,
+      {
+        type: "knowledge",
+        database: DB,
+        document_metadata: JSON.stringify([{ id: "bomb" }]),
+        app_knowledge: JSON.stringify([{ id: "fine", content: { text: "A fine note." } }]),
+      },
+      [file],
+    );
+    assert.equal(beside.status, 202, beside.text);
+    const [row] = field<Array<Record<string, unknown>>>(beside.body, "data.results");
     assert.equal(row?.status, "failed");
     assert.equal(row?.error_code, "FILE_TOO_LARGE");
     assert.match(String(row?.message), /compresses \d+:1, above 100:1/);
-    assert.equal(field(res.body, "data.failed_count"), 1);
-    assert.deepEqual(await storedIds(), []);
+    assert.equal(field(beside.body, "data.failed_count"), 1);
+    await waitTerminal(t, DB, ["fine"]);
+    assert.deepEqual(await storedIds(), ["fine"]);
   });
 
   test("a bomb whose directory lies is stored, then ends errored with FILE_TOO_LARGE, inflated no further than its declared size", async () => {
@@ -47,7 +62,8 @@ describe("DOCX zip bombs are refused before they are inflated", () => {
     assert.equal(status?.indexing_status, "errored");
     assert.equal(status?.error_code, "FILE_TOO_LARGE");
     assert.match(String(status?.message), /inflates beyond its declared size/);
-    const chunks = await t.app.store.db.selectFrom("context_chunks").select("item_id").execute();
+    const item = await t.app.store.db.selectFrom("context_items").select("id").where("source_id", "=", "liar").executeTakeFirstOrThrow();
+    const chunks = await t.app.store.db.selectFrom("context_chunks").select("item_id").where("item_id", "=", item.id).execute();
     assert.equal(chunks.length, 0);
   });
 });
