@@ -79,6 +79,7 @@ export async function buildServer(config: Config, platform: Platform, context: C
     logger: platform.logger,
     bodyLimitBytes: config.bodyLimitBytes,
     maxRequestsPerConnection: config.maxRequestsPerConnection,
+    timeouts: config.httpTimeouts,
     orgs: features.orgs,
     limiter: createRateLimiter(store, config.rateLimitPerMinute, platform.logger, config.processes > 1),
     onResponse: (method, route, status, seconds) => platform.metrics.request(method, route, status, seconds),

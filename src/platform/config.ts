@@ -65,6 +65,8 @@ export interface Config {
    * the new connection goes to the next process.
    */
   readonly maxRequestsPerConnection: number;
+  /** How long a client may take to send a request's headers and body (HTTP_*_TIMEOUT_MS); see HttpTimeouts. */
+  readonly httpTimeouts: HttpTimeouts;
   /** How often lost pipeline jobs are looked for (the ingest.reconcile job's interval). */
   readonly reconcileIntervalMs: number;
   /** How often due connectors are looked for (the connector.schedule job). */
@@ -129,6 +131,24 @@ export interface Config {
   readonly metricsToken: string | null;
   /** The built web console served at /console/ (`npm run build` writes it). */
   readonly consoleDir: string;
+}
+
+/**
+ * How long a client may take to send its request: a connection that holds the server without
+ * sending (half-open, or trickling its headers or body) is answered 408 and closed. Sized so a
+ * large upload on a slow link goes through: the body's budget is a silence, not a total.
+ */
+export interface HttpTimeouts {
+  /** HTTP_HEADERS_TIMEOUT_MS (default 15 s): from the connection (or its previous request) to the end of the headers. */
+  readonly headersMs: number;
+  /** HTTP_BODY_IDLE_TIMEOUT_MS (default 30 s; 0: none): the longest silence while a request body is received. */
+  readonly bodyIdleMs: number;
+  /**
+   * HTTP_REQUEST_TIMEOUT_MS (default 1 hour; 0: none): the whole request, headers and body, received
+   * within it; the backstop against a body trickled one byte per silence. An hour carries
+   * MAX_REQUEST_UPLOAD_BYTES (200 MB) at about 0.5 Mbit/s.
+   */
+  readonly requestMs: number;
 }
 
 export interface ConnectorApiUrls {
@@ -352,6 +372,15 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, "");
 }
 
+function httpTimeouts(env: Env): HttpTimeouts {
+  const headersMs = int(env, "HTTP_HEADERS_TIMEOUT_MS", 15_000, 100, 600_000);
+  const requestMs = int(env, "HTTP_REQUEST_TIMEOUT_MS", 3_600_000, 0, 24 * 3_600_000);
+  if (requestMs > 0 && requestMs < headersMs) {
+    throw new ConfigError(`HTTP_REQUEST_TIMEOUT_MS (${requestMs}) must be 0 or at least HTTP_HEADERS_TIMEOUT_MS (${headersMs})`);
+  }
+  return Object.freeze({ headersMs, bodyIdleMs: int(env, "HTTP_BODY_IDLE_TIMEOUT_MS", 30_000, 0, 3_600_000), requestMs });
+}
+
 function connectorApiUrls(env: Env): ConnectorApiUrls {
   return Object.freeze({
     slack: httpUrl(env, "CONNECTOR_SLACK_API_URL", "https://slack.com/api"),
@@ -399,6 +428,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchIndexMaxPostings: int(env, "SEARCH_INDEX_MAX_POSTINGS", 100_000_000, 1_000, 4_000_000_000),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestsPerConnection: int(env, "HTTP_MAX_REQUESTS_PER_CONNECTION", 50, 0, 1_000_000),
+    httpTimeouts: httpTimeouts(env),
     reconcileIntervalMs: int(env, "RECONCILE_INTERVAL_MS", 60_000, 100, 24 * 3_600_000),
     connectorScheduleMs: int(env, "CONNECTOR_SCHEDULE_MS", 60_000, 100, 3_600_000),
     reconcileStaleAfterMs: int(env, "RECONCILE_STALE_AFTER_MS", 2 * 60_000, 0, 7 * 24 * 3_600_000),

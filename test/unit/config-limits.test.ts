@@ -19,6 +19,13 @@ describe("configuration: input and resource limits", () => {
     assert.deepEqual(load({}).bootstrapApiKeys, []);
   });
 
+  test("HTTP timeouts: defaults, 0 turns the body and request deadlines off, the request's deadline holds the headers'", () => {
+    assert.deepEqual(load({}).httpTimeouts, { headersMs: 15_000, bodyIdleMs: 30_000, requestMs: 3_600_000 });
+    assert.deepEqual(load({ HTTP_BODY_IDLE_TIMEOUT_MS: "0", HTTP_REQUEST_TIMEOUT_MS: "0" }).httpTimeouts, { headersMs: 15_000, bodyIdleMs: 0, requestMs: 0 });
+    assert.throws(() => load({ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "1000" }), /HTTP_REQUEST_TIMEOUT_MS \(1000\) must be 0 or at least/);
+    assert.throws(() => load({ HTTP_HEADERS_TIMEOUT_MS: "0" }), /HTTP_HEADERS_TIMEOUT_MS must be an integer between 100/);
+  });
+
   test("PUBLIC_URL must be an http(s) URL without credentials, query or fragment; trailing slashes are dropped", () => {
     assert.equal(load({}).publicUrl, null);
     assert.equal(load({ PUBLIC_URL: "https://ctx.example.com/" }).publicUrl, "https://ctx.example.com");

@@ -19,6 +19,8 @@ import { logRequestIds, requestIdOf, upstreamIdOf } from "./request-id.js";
 import { markRequestLogger } from "../logger.js";
 import { inSystemScope } from "../store/row-scope.js";
 import { DeferredSchemas } from "./deferred-schemas.js";
+import type { HttpTimeouts } from "../config.js";
+import { closeIdleRequestBodies, nodeServerOptions } from "./timeouts.js";
 
 export interface ServerDeps {
   /** The application's logger; request logs are its children. */
@@ -26,6 +28,8 @@ export interface ServerDeps {
   readonly bodyLimitBytes: number;
   /** Requests one keep-alive connection carries before it is closed (0: unlimited); see Config. */
   readonly maxRequestsPerConnection: number;
+  /** How long a client may take to send a request's headers and body. */
+  readonly timeouts: HttpTimeouts;
   readonly orgs: OrgService;
   readonly limiter: RequestLimiter;
   /** Told of every answered request: method, route template (undefined when none matched), status, seconds. */
@@ -74,6 +78,10 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     return503OnClosing: true,
     // Node answers the last request with `Connection: close` and then closes, so the client reconnects.
     maxRequestsPerSocket: deps.maxRequestsPerConnection,
+    // Headers and whole-request deadlines (Node's, checked every second at most); the body's idle
+    // deadline is closeIdleRequestBodies below. Fastify leaves requestTimeout off by default.
+    http: nodeServerOptions(deps.timeouts),
+    requestTimeout: deps.timeouts.requestMs,
     forceCloseConnections: false,
     ajv: { customOptions: {} },
     schemaController: { compilersFactory: { buildSerializer: schemas.serializerFactory() } },
@@ -92,6 +100,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
   );
 
   logRequestIds(app);
+  closeIdleRequestBodies(app, deps.timeouts.bodyIdleMs);
   scopeRouteHandlers(app);
   await app.register(swagger, {
     openapi: {
