@@ -83,15 +83,21 @@ export async function buildServer(config: Config, platform: Platform, context: C
     orgs: features.orgs,
     limiter: createRateLimiter(store, config.rateLimitPerMinute, platform.logger, config.processes > 1),
     onResponse: (method, route, status, seconds) => platform.metrics.request(method, route, status, seconds),
+    onServerError: (err) => store.health.observe(err),
   });
-  registerSystemRoutes(server, store, {
-    enabled: worker.enabled,
-    running: () => worker.running,
-    heartbeatAgeMs: () => worker.heartbeatAgeMs(),
-    // A healthy loop goes round every JOB_POLL_MS at most; a store that answers slowly is not a stall.
-    stallAfterMs: Math.max(WORKER_STALL_MIN_MS, 20 * config.jobPollMs),
-    depthByKind: () => platform.queue.depthByKind(),
-  });
+  registerSystemRoutes(
+    server,
+    store,
+    {
+      enabled: worker.enabled,
+      running: () => worker.running,
+      heartbeatAgeMs: () => worker.heartbeatAgeMs(),
+      // A healthy loop goes round every JOB_POLL_MS at most; a store that answers slowly is not a stall.
+      stallAfterMs: Math.max(WORKER_STALL_MIN_MS, 20 * config.jobPollMs),
+      depthByKind: () => platform.queue.depthByKind(),
+    },
+    config.dataDir,
+  );
   const readiness = new DatabaseReadiness(store, {
     workersRunning: () => worker.running,
     vectorsReady: (database, corpus) => vectors.ready(database, corpus),

@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { FastifyRequest } from "fastify";
 import type {} from "@fastify/multipart";
 import { AppError, invalidInput } from "../../platform/errors/app-error.js";
+import { storeUnwritableReason } from "../../platform/store/errors.js";
 import type { ArchiveLimits } from "../../engines/documents/parse/index.js";
 import type { UploadedFile } from "./ingest-input.js";
 
@@ -122,6 +123,8 @@ export async function readMultipartBody(req: FastifyRequest, limits: UploadLimit
     if (err instanceof AppError) throw err;
     const limit = limitError(err, limits);
     if (limit) throw limit;
+    // The spool cannot be written (disk full): the service's condition, 503 (error-handler.ts).
+    if (storeUnwritableReason(err) !== null) throw err;
     // busboy's parse errors (truncated body, bad boundary) are the client's
     throw invalidInput(`malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
   }

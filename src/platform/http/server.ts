@@ -32,6 +32,8 @@ export interface ServerDeps {
   readonly timeouts: HttpTimeouts;
   readonly orgs: OrgService;
   readonly limiter: RequestLimiter;
+  /** Told of every error answered 5xx (the store's write health watches them for a full disk). */
+  readonly onServerError: (err: unknown) => void;
   /** Told of every answered request: method, route template (undefined when none matched), status, seconds. */
   readonly onResponse: (method: string, route: string | undefined, status: number, seconds: number) => void;
 }
@@ -169,7 +171,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     return payload;
   });
 
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(errorHandler(deps.onServerError));
   app.setNotFoundHandler(notFound());
 
   app.get("/openapi.json", { config: { auth: false, shape: "plain" }, schema: { hide: true } }, async () => app.swagger());
