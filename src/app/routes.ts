@@ -19,6 +19,7 @@ import { registerMetricsRoutes, type MetricsSource } from "../features/system/me
 import { registerLegacyTenantRoutes } from "../features/v1/databases-routes.js";
 import { registerLegacyV1Routes } from "../features/v1/routes.js";
 import { registerWebhookRoutes } from "../features/webhooks/routes.js";
+import { mcpAllowedOrigins } from "../mcp/allowed-origins.js";
 import { registerMcpRoutes } from "../mcp/routes.js";
 import type { Config } from "../platform/config.js";
 import type { App } from "../platform/http/app-type.js";
@@ -124,7 +125,17 @@ export async function buildServer(config: Config, platform: Platform, context: C
   registerWebhookRoutes(server, context.webhooks.service);
   registerGraphAreaRoutes(server, features.graphArea, databases);
   registerConnectorRoutes(server, features.connectors.service, features.connectors.control, databases);
-  registerMcpRoutes(server);
+  const boundPort = (): number => {
+    const address = server.server.address();
+    return address !== null && typeof address === "object" ? address.port : config.port;
+  };
+  registerMcpRoutes(
+    server,
+    mcpAllowedOrigins(
+      { host: config.host, publicUrl: config.publicUrl, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins },
+      boundPort,
+    ),
+  );
   registerConsoleRoutes(server, config.consoleDir);
   await server.ready();
   return server;

@@ -127,6 +127,17 @@ export interface Config {
   readonly connectorSecretKey: string | null;
   /** Base URLs of the providers' APIs (GitHub Enterprise, proxies, local fakes). */
   readonly connectorApiUrls: ConnectorApiUrls;
+  /**
+   * Host header values /mcp takes besides its own names (MCP_ALLOWED_HOSTS, comma-separated
+   * `host[:port]`): a proxy's public name, when it forwards its own Host. Loopback, the listening
+   * address and PUBLIC_URL's host at the bound port are always allowed; any other Host is 403.
+   */
+  readonly mcpAllowedHosts: readonly string[];
+  /**
+   * Origin header values /mcp takes besides those of the allowed hosts (MCP_ALLOWED_ORIGINS,
+   * comma-separated `scheme://host[:port]`): a browser-based MCP client served from elsewhere.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
   /** Bearer token GET /metrics requires; null: /metrics is open like /healthz (it names no organization). */
   readonly metricsToken: string | null;
   /** The built web console served at /console/ (`npm run build` writes it). */
@@ -381,6 +392,44 @@ function httpTimeouts(env: Env): HttpTimeouts {
   return Object.freeze({ headersMs, bodyIdleMs: int(env, "HTTP_BODY_IDLE_TIMEOUT_MS", 30_000, 0, 3_600_000), requestMs });
 }
 
+const commaList = (raw: string | undefined): string[] =>
+  (raw ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
+
+/** `raw` as a URL that is an origin only (nothing after the host and port), or null. */
+function originOnly(raw: string): URL | null {
+  try {
+    const url = new URL(raw);
+    const bare = (url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+    return bare && !raw.includes("?") && !raw.includes("#") ? url : null;
+  } catch {
+    // Not a URL at all: the caller's message names the value and the form it must take.
+    return null;
+  }
+}
+
+function mcpAllowedHosts(env: Env): readonly string[] {
+  return Object.freeze(
+    commaList(env.MCP_ALLOWED_HOSTS).map((raw) => {
+      const url = raw.includes("/") || raw.includes("@") ? null : originOnly(`http://${raw}`);
+      if (url === null) throw new ConfigError(`MCP_ALLOWED_HOSTS: '${raw}' is not a host or host:port (e.g. ctx.example.com or ctx.example.com:8443)`);
+      return url.host;
+    }),
+  );
+}
+
+function mcpAllowedOrigins(env: Env): readonly string[] {
+  return Object.freeze(
+    commaList(env.MCP_ALLOWED_ORIGINS).map((raw) => {
+      const url = originOnly(raw);
+      if (url === null) throw new ConfigError(`MCP_ALLOWED_ORIGINS: '${raw}' is not an http(s) origin (scheme://host[:port], e.g. https://ctx.example.com)`);
+      return url.origin;
+    }),
+  );
+}
+
 function connectorApiUrls(env: Env): ConnectorApiUrls {
   return Object.freeze({
     slack: httpUrl(env, "CONNECTOR_SLACK_API_URL", "https://slack.com/api"),
@@ -460,6 +509,8 @@ export function loadConfig(env: Env = process.env): Config {
     graphMaxListLength: int(env, "GRAPH_MAX_LIST_LENGTH", 10_000_000, 1_000, 100_000_000),
     graphMaxStringLength: int(env, "GRAPH_MAX_STRING_LENGTH", 4 * 1024 * 1024, 1_024, 256 * 1024 * 1024),
     metricsToken: metricsToken(env),
+    mcpAllowedHosts: mcpAllowedHosts(env),
+    mcpAllowedOrigins: mcpAllowedOrigins(env),
     consoleDir: resolve(env.CONSOLE_DIR?.trim() || DEFAULT_CONSOLE_DIR),
   });
 }

@@ -26,6 +26,22 @@ describe("configuration: input and resource limits", () => {
     assert.throws(() => load({ HTTP_HEADERS_TIMEOUT_MS: "0" }), /HTTP_HEADERS_TIMEOUT_MS must be an integer between 100/);
   });
 
+  test("MCP_ALLOWED_HOSTS takes host[:port] values, MCP_ALLOWED_ORIGINS origins; anything more is refused", () => {
+    assert.deepEqual(load({}).mcpAllowedHosts, []);
+    const c = load({
+      MCP_ALLOWED_HOSTS: "Ctx.Example.com, [::1]:9000,ctx.example.com:80",
+      MCP_ALLOWED_ORIGINS: "https://Console.example.org/ ,http://a.b:8080",
+    });
+    assert.deepEqual(c.mcpAllowedHosts, ["ctx.example.com", "[::1]:9000", "ctx.example.com"]);
+    assert.deepEqual(c.mcpAllowedOrigins, ["https://console.example.org", "http://a.b:8080"]);
+    for (const bad of ["https://ctx.example.com", "ctx.example.com/mcp", "u@ctx.example.com", "ctx.example.com?x", "a b"]) {
+      assert.throws(() => load({ MCP_ALLOWED_HOSTS: bad }), /MCP_ALLOWED_HOSTS: .* is not a host or host:port/, bad);
+    }
+    for (const bad of ["ctx.example.com", "ftp://ctx.example.com", "https://ctx.example.com/mcp", "https://ctx.example.com/?a=1"]) {
+      assert.throws(() => load({ MCP_ALLOWED_ORIGINS: bad }), /MCP_ALLOWED_ORIGINS: .* is not an http\(s\) origin/, bad);
+    }
+  });
+
   test("PUBLIC_URL must be an http(s) URL without credentials, query or fragment; trailing slashes are dropped", () => {
     assert.equal(load({}).publicUrl, null);
     assert.equal(load({ PUBLIC_URL: "https://ctx.example.com/" }).publicUrl, "https://ctx.example.com");
