@@ -111,7 +111,7 @@ test("/mcp refuses a foreign Host or Origin (DNS rebinding): its own names at it
     const withOrigin = await initializeWith(a, { host, origin: `http://${host}` });
     assert.equal(withOrigin.status, 200, `${host} from its own origin: ${withOrigin.text}`);
   }
-  const refused = [
+  const refused: Array<Record<string, string>> = [
     { host: `attacker.example:${port}` },
     { host: "localhost" },
     { host: `127.0.0.1:${Number(port) + 1}` },
@@ -135,14 +135,14 @@ test("/mcp behind a proxy: MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS and PUBLIC_URL
     PUBLIC_URL: "https://public.example.net/base",
   });
   t.after(() => a.close());
-  const allowed = [
+  const allowed: Array<Record<string, string>> = [
     { host: "ctx.example.com" },
     { host: "ctx.example.com:8443", origin: "https://ctx.example.com:8443" },
     { host: "ctx.example.com", origin: "https://console.example.org" },
     { host: "public.example.net", origin: "https://public.example.net" },
   ];
   for (const headers of allowed) assert.equal((await initializeWith(a, headers)).status, 200, JSON.stringify(headers));
-  for (const headers of [{ host: "other.example.com" }, { host: "ctx.example.com", origin: "https://attacker.example" }]) {
+  for (const headers of [{ host: "other.example.com" } as Record<string, string>, { host: "ctx.example.com", origin: "https://attacker.example" }]) {
     assert.equal((await initializeWith(a, headers)).status, 403, JSON.stringify(headers));
   }
 });
