@@ -25,6 +25,7 @@ import type { Config } from "../platform/config.js";
 import type { App } from "../platform/http/app-type.js";
 import { publicUrlOf } from "../platform/http/public-url.js";
 import { createRateLimiter } from "../platform/http/rate-limit.js";
+import { createAuthFailureLimiter } from "../platform/http/auth-failure-limit.js";
 import { createServer } from "../platform/http/server.js";
 import { joinClusterMetrics } from "../platform/metrics/cluster-metrics.js";
 import type { WorkerPool } from "../platform/jobs/worker-pool.js";
@@ -83,6 +84,8 @@ export async function buildServer(config: Config, platform: Platform, context: C
     timeouts: config.httpTimeouts,
     orgs: features.orgs,
     limiter: createRateLimiter(store, config.rateLimitPerMinute, platform.logger, config.processes > 1),
+    authFailures: createAuthFailureLimiter(store, config.authFailuresPerMinute, platform.now, platform.logger, config.processes > 1),
+    trustedProxies: config.trustedProxies,
     onResponse: (method, route, status, seconds) => platform.metrics.request(method, route, status, seconds),
     onServerError: (err) => store.health.observe(err),
   });

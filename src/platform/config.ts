@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,6 +30,22 @@ export interface Config {
   readonly maxDatabasesPerOrg: number;
   /** Requests per minute per API key; 0 disables the limiter. */
   readonly rateLimitPerMinute: number;
+  /**
+   * Failed authentications (a key that is not valid) per client address in any sliding minute
+   * (AUTH_FAILURES_PER_MINUTE, default 60; 0: no limit). Past it, every request of that address
+   * that needs a key is answered 429 RATE_LIMITED with Retry-After, its key not looked up, until the
+   * minute has slid below the budget. Other addresses are not affected; successes are not counted.
+   * Counted in the store with PostgreSQL or PROCESSES above 1, so that every process shares it.
+   */
+  readonly authFailuresPerMinute: number;
+  /**
+   * Reverse proxies in front of the service (TRUSTED_PROXIES, comma-separated addresses, CIDR
+   * ranges, or loopback / linklocal / uniquelocal): a request from one of them is taken to come
+   * from the client its X-Forwarded-For names. Empty (default): the socket's address is the
+   * client's. Behind a proxy, set it: otherwise every client shares the proxy's address, and one
+   * client's failed authentications lock the others out.
+   */
+  readonly trustedProxies: readonly string[];
   /** Feedback submissions per minute per organization (counted in the store, across processes). */
   readonly feedbackPerMinute: number;
   /** How long answered queries' log entries gather before one insert (feedback checks its request id against them). */
@@ -410,6 +427,24 @@ function originOnly(raw: string): URL | null {
   }
 }
 
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function trustedProxies(env: Env): readonly string[] {
+  return Object.freeze(
+    commaList(env.TRUSTED_PROXIES).map((raw) => {
+      const [address = "", prefix, extra] = raw.split("/");
+      const family = isIP(address);
+      const bits = family === 4 ? 32 : 128;
+      const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+      if (PROXY_NAMES.has(raw.toLowerCase())) return raw.toLowerCase();
+      if (family === 0 || !prefixOk || extra !== undefined) {
+        throw new ConfigError(`TRUSTED_PROXIES: '${raw}' is not an address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`);
+      }
+      return raw;
+    }),
+  );
+}
+
 function mcpAllowedHosts(env: Env): readonly string[] {
   return Object.freeze(
     commaList(env.MCP_ALLOWED_HOSTS).map((raw) => {
@@ -465,6 +500,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 10_000, 100, 60_000),
     maxDatabasesPerOrg: int(env, "MAX_DATABASES_PER_ORG", 100, 1, 1_000_000),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
+    authFailuresPerMinute: int(env, "AUTH_FAILURES_PER_MINUTE", 60, 0, 10_000_000),
+    trustedProxies: trustedProxies(env),
     feedbackPerMinute: int(env, "FEEDBACK_PER_MINUTE", 100, 1, 10_000_000),
     queryLogFlushMs: int(env, "QUERY_LOG_FLUSH_MS", 50, 1, 60_000),
     processes: int(env, "PROCESSES", 1, 1, 64),

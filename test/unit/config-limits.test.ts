@@ -42,6 +42,16 @@ describe("configuration: input and resource limits", () => {
     }
   });
 
+  test("AUTH_FAILURES_PER_MINUTE defaults to 60; TRUSTED_PROXIES takes addresses, CIDR ranges and proxy-addr's names", () => {
+    assert.equal(load({}).authFailuresPerMinute, 60);
+    assert.equal(load({ AUTH_FAILURES_PER_MINUTE: "0" }).authFailuresPerMinute, 0);
+    assert.deepEqual(load({}).trustedProxies, []);
+    assert.deepEqual(load({ TRUSTED_PROXIES: "10.0.0.1, 10.0.0.0/8,fd00::/8, Loopback" }).trustedProxies, ["10.0.0.1", "10.0.0.0/8", "fd00::/8", "loopback"]);
+    for (const bad of ["10.0.0.0/33", "proxy.example.com", "10.0.0.0/8/1", "::/129"]) {
+      assert.throws(() => load({ TRUSTED_PROXIES: bad }), /TRUSTED_PROXIES: .* is not an address/, bad);
+    }
+  });
+
   test("PUBLIC_URL must be an http(s) URL without credentials, query or fragment; trailing slashes are dropped", () => {
     assert.equal(load({}).publicUrl, null);
     assert.equal(load({ PUBLIC_URL: "https://ctx.example.com/" }).publicUrl, "https://ctx.example.com");

@@ -12,6 +12,7 @@ import { API_VERSION } from "./envelope.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { authenticate } from "./auth.js";
 import type { RequestLimiter } from "./rate-limit.js";
+import type { AuthFailureLimiter } from "./auth-failure-limit.js";
 import { DEPRECATED_SINCE } from "./request-state.js";
 import { ROUTE_DECODED } from "./route-decoded-body.js";
 import { scopeRouteHandlers } from "./row-scope-hook.js";
@@ -32,6 +33,13 @@ export interface ServerDeps {
   readonly timeouts: HttpTimeouts;
   readonly orgs: OrgService;
   readonly limiter: RequestLimiter;
+  /** Failed authentications per client address (AUTH_FAILURES_PER_MINUTE). */
+  readonly authFailures: AuthFailureLimiter;
+  /**
+   * Proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES): addresses, CIDR ranges or
+   * proxy-addr's names (loopback, linklocal, uniquelocal); empty: the socket's address is the client's.
+   */
+  readonly trustedProxies: readonly string[];
   /** Told of every error answered 5xx (the store's write health watches them for a full disk). */
   readonly onServerError: (err: unknown) => void;
   /** Told of every answered request: method, route template (undefined when none matched), status, seconds. */
@@ -78,6 +86,8 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     // undocumented 414 before any route ran. Node's header limit (16 KB) still bounds the URL.
     routerOptions: { maxParamLength: 16_384 },
     return503OnClosing: true,
+    // req.ip: what limits per client count by (and what request lines log as remoteAddress).
+    trustProxy: deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false,
     // Node answers the last request with `Connection: close` and then closes, so the client reconnects.
     maxRequestsPerSocket: deps.maxRequestsPerConnection,
     // Headers and whole-request deadlines (Node's, checked every second at most); the body's idle
@@ -161,7 +171,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     }
     // Unknown routes answer 404 whatever the credentials.
     // Keys are looked up before their organization is known: system scope.
-    if (!req.is404) await inSystemScope(() => authenticate(req, deps.orgs, deps.limiter));
+    if (!req.is404) await inSystemScope(() => authenticate(req, deps.orgs, deps.limiter, deps.authFailures));
   });
   app.addHook("onResponse", async (req, reply) => {
     deps.onResponse(req.method, req.is404 ? undefined : req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
