@@ -20,7 +20,7 @@ const CREDENTIAL_PATH = /^(\/+context\/+files\/+).+$/i;
 const SECRET_PARAM = /(?:^|[_.-])(?:token|secret|password|passwd|pwd|signature|sig|key|apikey|code|auth|authorization|credentials?|jwt|session|sessionid)$/i;
 
 /** Headers that carry credentials, lower-case (Node's spelling), for lines that log headers. */
-export const SECRET_HEADERS = ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-service-signature"] as const;
+const SECRET_HEADERS = ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-service-signature"] as const;
 
 /** Pino `redact` paths for those headers wherever a line puts a request's or response's headers. */
 export const REDACTED_LOG_PATHS: readonly string[] = SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`, `*.headers["${h}"]`]);

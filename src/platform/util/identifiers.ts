@@ -15,7 +15,7 @@ const ID_MAX_LENGTH = 512;
 /** Keys of `metadata` and `additional_metadata` (top level). */
 const KEY_MAX_LENGTH = 256;
 /** Uploaded files' names and connectors' display names. */
-export const LABEL_MAX_LENGTH = 1024;
+const LABEL_MAX_LENGTH = 1024;
 
 // C0 and C1 controls and DEL; U+202A-U+202E embeddings/overrides and U+2066-U+2069 isolates.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
