@@ -19,11 +19,13 @@ import { registerMetricsRoutes, type MetricsSource } from "../features/system/me
 import { registerLegacyTenantRoutes } from "../features/v1/databases-routes.js";
 import { registerLegacyV1Routes } from "../features/v1/routes.js";
 import { registerWebhookRoutes } from "../features/webhooks/routes.js";
+import { mcpAllowedOrigins } from "../mcp/allowed-origins.js";
 import { registerMcpRoutes } from "../mcp/routes.js";
 import type { Config } from "../platform/config.js";
 import type { App } from "../platform/http/app-type.js";
 import { publicUrlOf } from "../platform/http/public-url.js";
 import { createRateLimiter } from "../platform/http/rate-limit.js";
+import { createAuthFailureLimiter } from "../platform/http/auth-failure-limit.js";
 import { createServer } from "../platform/http/server.js";
 import { joinClusterMetrics } from "../platform/metrics/cluster-metrics.js";
 import type { WorkerPool } from "../platform/jobs/worker-pool.js";
@@ -79,18 +81,27 @@ export async function buildServer(config: Config, platform: Platform, context: C
     logger: platform.logger,
     bodyLimitBytes: config.bodyLimitBytes,
     maxRequestsPerConnection: config.maxRequestsPerConnection,
+    timeouts: config.httpTimeouts,
     orgs: features.orgs,
     limiter: createRateLimiter(store, config.rateLimitPerMinute, platform.logger, config.processes > 1),
+    authFailures: createAuthFailureLimiter(store, config.authFailuresPerMinute, platform.now, platform.logger, config.processes > 1),
+    trustedProxies: config.trustedProxies,
     onResponse: (method, route, status, seconds) => platform.metrics.request(method, route, status, seconds),
+    onServerError: (err) => store.health.observe(err),
   });
-  registerSystemRoutes(server, store, {
-    enabled: worker.enabled,
-    running: () => worker.running,
-    heartbeatAgeMs: () => worker.heartbeatAgeMs(),
-    // A healthy loop goes round every JOB_POLL_MS at most; a store that answers slowly is not a stall.
-    stallAfterMs: Math.max(WORKER_STALL_MIN_MS, 20 * config.jobPollMs),
-    depthByKind: () => platform.queue.depthByKind(),
-  });
+  registerSystemRoutes(
+    server,
+    store,
+    {
+      enabled: worker.enabled,
+      running: () => worker.running,
+      heartbeatAgeMs: () => worker.heartbeatAgeMs(),
+      // A healthy loop goes round every JOB_POLL_MS at most; a store that answers slowly is not a stall.
+      stallAfterMs: Math.max(WORKER_STALL_MIN_MS, 20 * config.jobPollMs),
+      depthByKind: () => platform.queue.depthByKind(),
+    },
+    config.dataDir,
+  );
   const readiness = new DatabaseReadiness(store, {
     workersRunning: () => worker.running,
     vectorsReady: (database, corpus) => vectors.ready(database, corpus),
@@ -117,7 +128,17 @@ export async function buildServer(config: Config, platform: Platform, context: C
   registerWebhookRoutes(server, context.webhooks.service);
   registerGraphAreaRoutes(server, features.graphArea, databases);
   registerConnectorRoutes(server, features.connectors.service, features.connectors.control, databases);
-  registerMcpRoutes(server);
+  const boundPort = (): number => {
+    const address = server.server.address();
+    return address !== null && typeof address === "object" ? address.port : config.port;
+  };
+  registerMcpRoutes(
+    server,
+    mcpAllowedOrigins(
+      { host: config.host, publicUrl: config.publicUrl, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins },
+      boundPort,
+    ),
+  );
   registerConsoleRoutes(server, config.consoleDir);
   await server.ready();
   return server;

@@ -4,6 +4,7 @@
 // on the first /mcp request, so the SDK costs the service's start nothing.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { ApiClient } from "../client/api-client.js";
+import type { McpAllowedOrigins } from "./allowed-origins.js";
 import { createMcpServer } from "./create-mcp-server.js";
 import type { McpDefaults } from "./tool-definition.js";
 
@@ -22,10 +23,19 @@ export async function answerMcpRequest(
   onUnexpectedError: (error: unknown, tool: string) => void,
   request: Request,
   parsedBody: unknown,
+  allowed: McpAllowedOrigins,
 ): Promise<Response> {
   const server = createMcpServer(api, defaults, onUnexpectedError);
   const stream = asksForProgress(parsedBody);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !stream });
+  // DNS-rebinding protection: a page under a foreign name that resolves to this host (a browser
+  // on the machine running the service) sends that name as Host and Origin, and is refused (403).
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !stream,
+    enableDnsRebindingProtection: true,
+    allowedHosts: [...allowed.hosts],
+    allowedOrigins: [...allowed.origins],
+  });
   await server.connect(transport);
   let response: Response;
   try {

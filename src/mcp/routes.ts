@@ -16,6 +16,7 @@ import { createApiClient } from "../client/api-client.js";
 import { AppError } from "../platform/errors/app-error.js";
 import type { App } from "../platform/http/app-type.js";
 import { presentedKey } from "../platform/http/auth.js";
+import type { McpAllowedOrigins } from "./allowed-origins.js";
 import { inProcessFetch } from "./in-process-fetch.js";
 import type { McpDefaults } from "./tool-definition.js";
 
@@ -69,7 +70,8 @@ const METHOD_NOT_ALLOWED = JSON.stringify({
   id: null,
 });
 
-export function registerMcpRoutes(app: App): void {
+/** `allowed`: the Host and Origin values /mcp answers (allowed-origins.ts); others are refused 403. */
+export function registerMcpRoutes(app: App, allowed: () => McpAllowedOrigins): void {
   app.post("/mcp", { schema: { hide: true, querystring: McpQuery } }, async (req, reply) => {
     const key = presentedKey(req.headers.authorization);
     if (key === null) throw new AppError("UNAUTHORIZED", "Missing or malformed Authorization header");
@@ -80,7 +82,7 @@ export function registerMcpRoutes(app: App): void {
     const api = createApiClient({ baseUrl: "http://context-store.local", apiKey: key, fetch: inProcessFetch(app, req.ip) });
     const { answerMcpRequest } = await import("./http-session.js");
     const onUnexpectedError = (error: unknown, tool: string): void => req.log.error({ err: error, tool }, "MCP tool failed");
-    return sendWebResponse(reply, await answerMcpRequest(api, defaults, onUnexpectedError, webRequestOf(req), req.body));
+    return sendWebResponse(reply, await answerMcpRequest(api, defaults, onUnexpectedError, webRequestOf(req), req.body, allowed()));
   });
   for (const method of ["GET", "DELETE"] as const) {
     app.route({

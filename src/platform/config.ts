@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,6 +30,22 @@ export interface Config {
   readonly maxDatabasesPerOrg: number;
   /** Requests per minute per API key; 0 disables the limiter. */
   readonly rateLimitPerMinute: number;
+  /**
+   * Failed authentications (a key that is not valid) per client address in any sliding minute
+   * (AUTH_FAILURES_PER_MINUTE, default 60; 0: no limit). Past it, every request of that address
+   * that needs a key is answered 429 RATE_LIMITED with Retry-After, its key not looked up, until the
+   * minute has slid below the budget. Other addresses are not affected; successes are not counted.
+   * Counted in the store with PostgreSQL or PROCESSES above 1, so that every process shares it.
+   */
+  readonly authFailuresPerMinute: number;
+  /**
+   * Reverse proxies in front of the service (TRUSTED_PROXIES, comma-separated addresses, CIDR
+   * ranges, or loopback / linklocal / uniquelocal): a request from one of them is taken to come
+   * from the client its X-Forwarded-For names. Empty (default): the socket's address is the
+   * client's. Behind a proxy, set it: otherwise every client shares the proxy's address, and one
+   * client's failed authentications lock the others out.
+   */
+  readonly trustedProxies: readonly string[];
   /** Feedback submissions per minute per organization (counted in the store, across processes). */
   readonly feedbackPerMinute: number;
   /** How long answered queries' log entries gather before one insert (feedback checks its request id against them). */
@@ -65,6 +82,8 @@ export interface Config {
    * the new connection goes to the next process.
    */
   readonly maxRequestsPerConnection: number;
+  /** How long a client may take to send a request's headers and body (HTTP_*_TIMEOUT_MS); see HttpTimeouts. */
+  readonly httpTimeouts: HttpTimeouts;
   /** How often lost pipeline jobs are looked for (the ingest.reconcile job's interval). */
   readonly reconcileIntervalMs: number;
   /** How often due connectors are looked for (the connector.schedule job). */
@@ -125,10 +144,39 @@ export interface Config {
   readonly connectorSecretKey: string | null;
   /** Base URLs of the providers' APIs (GitHub Enterprise, proxies, local fakes). */
   readonly connectorApiUrls: ConnectorApiUrls;
+  /**
+   * Host header values /mcp takes besides its own names (MCP_ALLOWED_HOSTS, comma-separated
+   * `host[:port]`): a proxy's public name, when it forwards its own Host. Loopback, the listening
+   * address and PUBLIC_URL's host at the bound port are always allowed; any other Host is 403.
+   */
+  readonly mcpAllowedHosts: readonly string[];
+  /**
+   * Origin header values /mcp takes besides those of the allowed hosts (MCP_ALLOWED_ORIGINS,
+   * comma-separated `scheme://host[:port]`): a browser-based MCP client served from elsewhere.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
   /** Bearer token GET /metrics requires; null: /metrics is open like /healthz (it names no organization). */
   readonly metricsToken: string | null;
   /** The built web console served at /console/ (`npm run build` writes it). */
   readonly consoleDir: string;
+}
+
+/**
+ * How long a client may take to send its request: a connection that holds the server without
+ * sending (half-open, or trickling its headers or body) is answered 408 and closed. Sized so a
+ * large upload on a slow link goes through: the body's budget is a silence, not a total.
+ */
+export interface HttpTimeouts {
+  /** HTTP_HEADERS_TIMEOUT_MS (default 15 s): from the connection (or its previous request) to the end of the headers. */
+  readonly headersMs: number;
+  /** HTTP_BODY_IDLE_TIMEOUT_MS (default 30 s; 0: none): the longest silence while a request body is received. */
+  readonly bodyIdleMs: number;
+  /**
+   * HTTP_REQUEST_TIMEOUT_MS (default 1 hour; 0: none): the whole request, headers and body, received
+   * within it; the backstop against a body trickled one byte per silence. An hour carries
+   * MAX_REQUEST_UPLOAD_BYTES (200 MB) at about 0.5 Mbit/s.
+   */
+  readonly requestMs: number;
 }
 
 export interface ConnectorApiUrls {
@@ -352,6 +400,71 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, "");
 }
 
+function httpTimeouts(env: Env): HttpTimeouts {
+  const headersMs = int(env, "HTTP_HEADERS_TIMEOUT_MS", 15_000, 100, 600_000);
+  const requestMs = int(env, "HTTP_REQUEST_TIMEOUT_MS", 3_600_000, 0, 24 * 3_600_000);
+  if (requestMs > 0 && requestMs < headersMs) {
+    throw new ConfigError(`HTTP_REQUEST_TIMEOUT_MS (${requestMs}) must be 0 or at least HTTP_HEADERS_TIMEOUT_MS (${headersMs})`);
+  }
+  return Object.freeze({ headersMs, bodyIdleMs: int(env, "HTTP_BODY_IDLE_TIMEOUT_MS", 30_000, 0, 3_600_000), requestMs });
+}
+
+const commaList = (raw: string | undefined): string[] =>
+  (raw ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
+
+/** `raw` as a URL that is an origin only (nothing after the host and port), or null. */
+function originOnly(raw: string): URL | null {
+  try {
+    const url = new URL(raw);
+    const bare = (url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+    return bare && !raw.includes("?") && !raw.includes("#") ? url : null;
+  } catch {
+    // Not a URL at all: the caller's message names the value and the form it must take.
+    return null;
+  }
+}
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function trustedProxies(env: Env): readonly string[] {
+  return Object.freeze(
+    commaList(env.TRUSTED_PROXIES).map((raw) => {
+      const [address = "", prefix, extra] = raw.split("/");
+      const family = isIP(address);
+      const bits = family === 4 ? 32 : 128;
+      const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+      if (PROXY_NAMES.has(raw.toLowerCase())) return raw.toLowerCase();
+      if (family === 0 || !prefixOk || extra !== undefined) {
+        throw new ConfigError(`TRUSTED_PROXIES: '${raw}' is not an address, a CIDR range (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`);
+      }
+      return raw;
+    }),
+  );
+}
+
+function mcpAllowedHosts(env: Env): readonly string[] {
+  return Object.freeze(
+    commaList(env.MCP_ALLOWED_HOSTS).map((raw) => {
+      const url = raw.includes("/") || raw.includes("@") ? null : originOnly(`http://${raw}`);
+      if (url === null) throw new ConfigError(`MCP_ALLOWED_HOSTS: '${raw}' is not a host or host:port (e.g. ctx.example.com or ctx.example.com:8443)`);
+      return url.host;
+    }),
+  );
+}
+
+function mcpAllowedOrigins(env: Env): readonly string[] {
+  return Object.freeze(
+    commaList(env.MCP_ALLOWED_ORIGINS).map((raw) => {
+      const url = originOnly(raw);
+      if (url === null) throw new ConfigError(`MCP_ALLOWED_ORIGINS: '${raw}' is not an http(s) origin (scheme://host[:port], e.g. https://ctx.example.com)`);
+      return url.origin;
+    }),
+  );
+}
+
 function connectorApiUrls(env: Env): ConnectorApiUrls {
   return Object.freeze({
     slack: httpUrl(env, "CONNECTOR_SLACK_API_URL", "https://slack.com/api"),
@@ -387,6 +500,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 10_000, 100, 60_000),
     maxDatabasesPerOrg: int(env, "MAX_DATABASES_PER_ORG", 100, 1, 1_000_000),
     rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 1200, 0, 10_000_000),
+    authFailuresPerMinute: int(env, "AUTH_FAILURES_PER_MINUTE", 60, 0, 10_000_000),
+    trustedProxies: trustedProxies(env),
     feedbackPerMinute: int(env, "FEEDBACK_PER_MINUTE", 100, 1, 10_000_000),
     queryLogFlushMs: int(env, "QUERY_LOG_FLUSH_MS", 50, 1, 60_000),
     processes: int(env, "PROCESSES", 1, 1, 64),
@@ -399,6 +514,7 @@ export function loadConfig(env: Env = process.env): Config {
     searchIndexMaxPostings: int(env, "SEARCH_INDEX_MAX_POSTINGS", 100_000_000, 1_000, 4_000_000_000),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestsPerConnection: int(env, "HTTP_MAX_REQUESTS_PER_CONNECTION", 50, 0, 1_000_000),
+    httpTimeouts: httpTimeouts(env),
     reconcileIntervalMs: int(env, "RECONCILE_INTERVAL_MS", 60_000, 100, 24 * 3_600_000),
     connectorScheduleMs: int(env, "CONNECTOR_SCHEDULE_MS", 60_000, 100, 3_600_000),
     reconcileStaleAfterMs: int(env, "RECONCILE_STALE_AFTER_MS", 2 * 60_000, 0, 7 * 24 * 3_600_000),
@@ -430,6 +546,8 @@ export function loadConfig(env: Env = process.env): Config {
     graphMaxListLength: int(env, "GRAPH_MAX_LIST_LENGTH", 10_000_000, 1_000, 100_000_000),
     graphMaxStringLength: int(env, "GRAPH_MAX_STRING_LENGTH", 4 * 1024 * 1024, 1_024, 256 * 1024 * 1024),
     metricsToken: metricsToken(env),
+    mcpAllowedHosts: mcpAllowedHosts(env),
+    mcpAllowedOrigins: mcpAllowedOrigins(env),
     consoleDir: resolve(env.CONSOLE_DIR?.trim() || DEFAULT_CONSOLE_DIR),
   });
 }

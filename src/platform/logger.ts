@@ -1,22 +1,48 @@
 import { pino, type Logger } from "pino";
 import type { Config } from "./config.js";
 import { currentLogContext } from "./log-context.js";
+import { REDACTED_LOG_PATHS, redactUrl } from "./log-redaction.js";
 
 export type { Logger };
 
 /** Request loggers Fastify made (they bind reqId already): the mixin adds nothing to their lines. */
 const requestLoggers = new WeakSet<object>();
 
+/** What the `req` of a request's log lines is read from (a Fastify request). */
+interface LoggedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly host?: string;
+  readonly ip?: string;
+  readonly socket?: { readonly remotePort?: number } | null;
+}
+
+/**
+ * Fastify's `req` serializer with the URL's credentials redacted (log-redaction.ts): the signed
+ * download tokens in /context/files/ paths and secret-named query parameters. This logger's
+ * serializers take precedence over Fastify's own, for its request lines and every child's.
+ */
+const requestSerializer = (req: LoggedRequest): Record<string, unknown> => ({
+  method: req.method,
+  url: redactUrl(req.url),
+  host: req.host,
+  remoteAddress: req.ip,
+  remotePort: req.socket?.remotePort,
+});
+
 /**
  * The process's one logger, created first and given to everything that logs: the HTTP server
  * (Fastify's request logs are its children), the workers, the query log, background tasks. Its
  * mixin puts the current request id (or job id and kind) on every line (log-context.ts), so a
- * service logging through this logger while serving a request names the request too.
+ * service logging through this logger while serving a request names the request too. Credentials
+ * are redacted from every line: request URLs by the serializer, headers by path.
  */
 export function createLogger(level: Config["logLevel"]): Logger {
   return pino({
     level,
     mixin: (_line, _level, logger) => (requestLoggers.has(logger) ? {} : { ...currentLogContext() }),
+    serializers: { req: requestSerializer },
+    redact: { paths: [...REDACTED_LOG_PATHS], censor: "[redacted]" },
   });
 }
 

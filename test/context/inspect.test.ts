@@ -138,6 +138,35 @@ describe("GET /context/inspect", () => {
     assert.match(download.headers.get("content-disposition") ?? "", /attachment; filename="install guide.md"/);
   });
 
+  test("downloads never run as a page of the service: nosniff, attachment and a sandboxing policy, whatever type was uploaded", async () => {
+    // The file's type is told by its name; the Content-Type is the uploader's, and served back as sent.
+    const files = [
+      { id: "page", name: "page.txt", type: "text/html", content: "<html><body><script>fetch('/databases')</script>hi</body></html>" },
+      { id: "drawing", name: "drawing.md", type: "image/svg+xml", content: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' },
+      { id: "feed", name: "feed.csv", type: "application/xhtml+xml", content: '<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>' },
+      { id: "script", name: "run.txt", type: "text/javascript", content: "fetch('/databases')" },
+    ];
+    for (const f of files) {
+      const res = await ingestMultipart(t, { type: "knowledge", database: "docs", document_metadata: JSON.stringify([{ id: f.id }]) }, [f]);
+      assert.equal(res.status, 202, res.text);
+    }
+    await waitTerminal(
+      t,
+      "docs",
+      files.map((f) => f.id),
+    );
+    for (const f of [...files, { id: "guide", name: "install guide.md", type: "text/markdown", content: GUIDE }]) {
+      const url = String(field((await inspect(t, { database: "docs", id: f.id, mode: "url" })).body, "data.presigned_url"));
+      const download = await fetch(url);
+      assert.equal(download.status, 200, f.name);
+      assert.equal(await download.text(), f.content, "the bytes as uploaded");
+      assert.match(download.headers.get("content-type") ?? "", new RegExp(`^${f.type.replace("+", "\\+")}`), "the type as uploaded");
+      assert.equal(download.headers.get("x-content-type-options"), "nosniff", f.name);
+      assert.match(download.headers.get("content-disposition") ?? "", new RegExp(`^attachment; filename="${f.name}"`), f.name);
+      assert.equal(download.headers.get("content-security-policy"), "default-src 'none'; sandbox", f.name);
+    }
+  });
+
   test("modes: content gives the bytes inline and no URL; url gives only the URL; expiry_seconds is honoured", async () => {
     const content = field<Row>((await inspect(t, { database: "docs", id: "guide", mode: "content" })).body, "data");
     assert.equal(Buffer.from(String(content.content_base64), "base64").toString("utf8"), GUIDE);

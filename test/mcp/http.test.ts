@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -70,4 +71,78 @@ test("/mcp without a valid key is 401 in the service's error shape, before any M
   }
   const noKeyGet = await fetch(`${a.baseUrl}/mcp`, { method: "GET" });
   assert.equal(noKeyGet.status, 401);
+});
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+/** POST /mcp with the Host and Origin given (fetch would not send a Host of our choosing). */
+function initializeWith(t: TestApp, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  const url = new URL("/mcp", t.baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${t.key}`, ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(INITIALIZE);
+  });
+}
+
+test("/mcp refuses a foreign Host or Origin (DNS rebinding): its own names at its port and localhost answer", async (t) => {
+  const a = await startTestApp();
+  t.after(() => a.close());
+  const port = new URL(a.baseUrl).port;
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+    const res = await initializeWith(a, { host });
+    assert.equal(res.status, 200, `${host}: ${res.text}`);
+    const withOrigin = await initializeWith(a, { host, origin: `http://${host}` });
+    assert.equal(withOrigin.status, 200, `${host} from its own origin: ${withOrigin.text}`);
+  }
+  const refused: Array<Record<string, string>> = [
+    { host: `attacker.example:${port}` },
+    { host: "localhost" },
+    { host: `127.0.0.1:${Number(port) + 1}` },
+    { host: `127.0.0.1:${port}`, origin: "http://attacker.example" },
+    { host: `127.0.0.1:${port}`, origin: `http://attacker.example:${port}` },
+  ];
+  for (const headers of refused) {
+    const res = await initializeWith(a, headers);
+    assert.equal(res.status, 403, `${JSON.stringify(headers)}: ${res.text}`);
+    assert.match(res.text, /Invalid (Host|Origin) header/);
+  }
+  // The SDK's own client, on the service's address, is unaffected.
+  const client = await connect(t, new URL(`${a.baseUrl}/mcp`), { authorization: `Bearer ${a.key}` });
+  assert.ok((await client.listTools()).tools.length > 0);
+});
+
+test("/mcp behind a proxy: MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS and PUBLIC_URL's host are taken, others still refused", async (t) => {
+  const a = await startTestApp({
+    MCP_ALLOWED_HOSTS: "ctx.example.com, ctx.example.com:8443",
+    MCP_ALLOWED_ORIGINS: "https://console.example.org",
+    PUBLIC_URL: "https://public.example.net/base",
+  });
+  t.after(() => a.close());
+  const allowed: Array<Record<string, string>> = [
+    { host: "ctx.example.com" },
+    { host: "ctx.example.com:8443", origin: "https://ctx.example.com:8443" },
+    { host: "ctx.example.com", origin: "https://console.example.org" },
+    { host: "public.example.net", origin: "https://public.example.net" },
+  ];
+  for (const headers of allowed) assert.equal((await initializeWith(a, headers)).status, 200, JSON.stringify(headers));
+  for (const headers of [{ host: "other.example.com" } as Record<string, string>, { host: "ctx.example.com", origin: "https://attacker.example" }]) {
+    assert.equal((await initializeWith(a, headers)).status, 403, JSON.stringify(headers));
+  }
 });

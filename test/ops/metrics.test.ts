@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { createReadyDatabase, eventually, field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { waitTerminal } from "../helpers/ingest.js";
 import { sampleOf as sample } from "../helpers/prometheus.js";
+import { JOB_KINDS } from "../../src/platform/jobs/catalog.js";
 import { createTestDb } from "../helpers/test-db.js";
 import { startReceiver } from "../helpers/webhook-receiver.js";
 
@@ -95,6 +96,32 @@ test("/metrics: queue depth and the oldest due job's age by kind, read from the 
   const drained = await scrape(api);
   assert.equal(sample(drained, "context_store_jobs", due), 0);
   assert.equal(sample(drained, "context_store_job_oldest_due_age_seconds", { kind: "database.provision" }), 0);
+});
+
+test("/metrics: an idle queue still has every job kind's series (due, delayed, running, oldest due age), at 0", async (t) => {
+  // API-only, so that no recurring job is enqueued and the jobs table stays empty.
+  const app = await startTestApp({ WORKERS: "0" });
+  t.after(() => app.close());
+  assert.equal(
+    Number(
+      (
+        await app.app.store.db
+          .selectFrom("jobs")
+          .select((e) => e.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+    0,
+  );
+  const text = await scrape(app);
+  const missing: string[] = [];
+  for (const kind of JOB_KINDS) {
+    for (const state of ["due", "delayed", "running"]) {
+      if (sample(text, "context_store_jobs", { kind, state }) !== 0) missing.push(`context_store_jobs{kind=${kind},state=${state}}`);
+    }
+    if (sample(text, "context_store_job_oldest_due_age_seconds", { kind }) !== 0) missing.push(`context_store_job_oldest_due_age_seconds{kind=${kind}}`);
+  }
+  assert.deepEqual(missing, []);
 });
 
 test("METRICS_TOKEN: /metrics needs it as a bearer token; API keys do not open it", async (t) => {

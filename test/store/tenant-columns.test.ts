@@ -7,8 +7,9 @@ import { MIGRATIONS } from "../../src/platform/store/migrations/index.js";
 import { createTestDb } from "../helpers/test-db.js";
 
 /** Tables that hold no organization's data: the migration log, the job queue, settings, and the organizations themselves. */
-// rate_limit_buckets (PostgreSQL only): one token bucket per API key id, shared by every process.
-const PLATFORM_TABLES = new Set(["schema_migrations", "jobs", "settings", "organizations", "rate_limit_buckets"]);
+// rate_limit_buckets: one token bucket per API key id; auth_failure_windows: failed authentications
+// per client address; both shared by every process.
+const PLATFORM_TABLES = new Set(["schema_migrations", "jobs", "settings", "organizations", "rate_limit_buckets", "auth_failure_windows"]);
 
 async function columnsByTable(store: Store): Promise<Map<string, Set<string>>> {
   const rows =

@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { test } from "node:test";
 import pg from "pg";
-import { createReadyDatabase, field, startTestApp, type TestApp } from "../helpers/harness.js";
+import { createReadyDatabase, eventually, field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { waitTerminal } from "../helpers/ingest.js";
+import { startServerProcess } from "../helpers/server-process.js";
+import { createTestDb } from "../helpers/test-db.js";
 
 /**
  * Makes the live store refuse writes, for real: SQLite's page limit lowered to the pages in
@@ -101,3 +105,73 @@ test("a store that cannot be written: ingest is 503, /readyz not ready with the 
     await t.close();
   }
 });
+
+/**
+ * A full disk, for real: the server process may write no byte of any file past offset 1 (its
+ * RLIMIT_FSIZE, set with util-linux's prlimit on its pid; the kernel answers EFBIG, as it answers
+ * ENOSPC on a full disk: the store's files and the upload spool cannot grow). Unlike a page limit,
+ * a write that never reaches the disk still goes through: a probe rolled back in SQLite's page
+ * cache did, and readiness said ready while every ingest failed.
+ */
+test(
+  "a full disk: the failing writes answer 503 and /readyz stays not ready with the reason until the disk takes writes again",
+  { timeout: 120_000 },
+  async (t) => {
+    const db = await createTestDb();
+    t.after(() => db.drop());
+    const key = randomBytes(24).toString("hex");
+    const server = await startServerProcess(t, db, { BOOTSTRAP_API_KEY: key, WARM_UP_INDEXES: "false", JOB_POLL_MS: "50" });
+    const pid = String(server.proc.pid);
+    const fileSizeLimit = (soft: string) => execFileSync("prlimit", ["--pid", pid, `--fsize=${soft}:unlimited`]);
+    const call = async (method: string, path: string, body?: string | FormData) => {
+      const headers: Record<string, string> = { Authorization: `Bearer ${key}`, ...(typeof body === "string" ? { "Content-Type": "application/json" } : {}) };
+      const res = await fetch(`${server.baseUrl}${path}`, { method, headers, body });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: (text.startsWith("{") ? JSON.parse(text) : {}) as Record<string, unknown>, text };
+    };
+    const upload = (id: string) => {
+      const form = new FormData();
+      form.append("type", "knowledge");
+      form.append("database", "disk");
+      form.append("document_metadata", JSON.stringify([{ id }]));
+      form.append("files", new Blob([`# ${id}\n\n${"A note written to a full disk. ".repeat(400)}\n`], { type: "text/markdown" }), `${id}.md`);
+      return call("POST", "/context/ingest", form);
+    };
+    const ingest = (prefix: string) =>
+      call("POST", "/context/ingest", JSON.stringify({ type: "knowledge", database: "disk", app_knowledge: items(prefix, 20) }));
+
+    assert.equal((await call("POST", "/databases", JSON.stringify({ database: "disk" }))).status, 202);
+    await eventually(async () => (await call("GET", "/databases/status?database=disk")).text.includes('"ready_for_ingestion":true'), 30_000);
+    assert.equal((await call("GET", "/readyz")).status, 200);
+
+    fileSizeLimit("1");
+    try {
+      // The upload's spool is a file in DATA_DIR on both backends; the embedded store's own files too.
+      const refused = [await upload("spooled"), ...(db.databaseUrl ? [] : [await ingest("during")])];
+      for (const res of refused) {
+        assert.equal(res.status, 503, res.text);
+        assert.equal(field(res.body, "error.code"), "SERVICE_UNAVAILABLE");
+        assert.equal(res.headers.get("retry-after"), "1");
+      }
+      for (let i = 0; i < 3; i++) {
+        const ready = await call("GET", "/readyz");
+        assert.equal(ready.status, 503, `readiness check ${i + 1}: ${ready.text}`);
+        assert.equal(ready.body.status, "store not writable");
+        assert.match(String(ready.body.reason), /^(EFBIG: a file in DATA_DIR cannot be written|SQLITE_IOERR|SQLITE_FULL)/);
+        assert.doesNotMatch(String(ready.body.reason), new RegExp(db.dataDir), "no path in a public answer");
+      }
+      assert.equal(
+        (await call("POST", "/query", JSON.stringify({ database: "disk", query: "a full disk", max_results: 2 }))).status,
+        200,
+        "reads still answer",
+      );
+    } finally {
+      fileSizeLimit("unlimited");
+    }
+
+    assert.equal((await call("GET", "/readyz")).status, 200, "ready once the disk takes writes");
+    assert.equal((await upload("after")).status, 202);
+    assert.equal((await ingest("after")).status, 202);
+    await eventually(async () => (await call("GET", "/context/status?database=disk&ids=after")).text.includes('"indexing_status":"completed"'), 60_000);
+  },
+);

@@ -19,6 +19,39 @@ describe("configuration: input and resource limits", () => {
     assert.deepEqual(load({}).bootstrapApiKeys, []);
   });
 
+  test("HTTP timeouts: defaults, 0 turns the body and request deadlines off, the request's deadline holds the headers'", () => {
+    assert.deepEqual(load({}).httpTimeouts, { headersMs: 15_000, bodyIdleMs: 30_000, requestMs: 3_600_000 });
+    assert.deepEqual(load({ HTTP_BODY_IDLE_TIMEOUT_MS: "0", HTTP_REQUEST_TIMEOUT_MS: "0" }).httpTimeouts, { headersMs: 15_000, bodyIdleMs: 0, requestMs: 0 });
+    assert.throws(() => load({ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "1000" }), /HTTP_REQUEST_TIMEOUT_MS \(1000\) must be 0 or at least/);
+    assert.throws(() => load({ HTTP_HEADERS_TIMEOUT_MS: "0" }), /HTTP_HEADERS_TIMEOUT_MS must be an integer between 100/);
+  });
+
+  test("MCP_ALLOWED_HOSTS takes host[:port] values, MCP_ALLOWED_ORIGINS origins; anything more is refused", () => {
+    assert.deepEqual(load({}).mcpAllowedHosts, []);
+    const c = load({
+      MCP_ALLOWED_HOSTS: "Ctx.Example.com, [::1]:9000,ctx.example.com:80",
+      MCP_ALLOWED_ORIGINS: "https://Console.example.org/ ,http://a.b:8080",
+    });
+    assert.deepEqual(c.mcpAllowedHosts, ["ctx.example.com", "[::1]:9000", "ctx.example.com"]);
+    assert.deepEqual(c.mcpAllowedOrigins, ["https://console.example.org", "http://a.b:8080"]);
+    for (const bad of ["https://ctx.example.com", "ctx.example.com/mcp", "u@ctx.example.com", "ctx.example.com?x", "a b"]) {
+      assert.throws(() => load({ MCP_ALLOWED_HOSTS: bad }), /MCP_ALLOWED_HOSTS: .* is not a host or host:port/, bad);
+    }
+    for (const bad of ["ctx.example.com", "ftp://ctx.example.com", "https://ctx.example.com/mcp", "https://ctx.example.com/?a=1"]) {
+      assert.throws(() => load({ MCP_ALLOWED_ORIGINS: bad }), /MCP_ALLOWED_ORIGINS: .* is not an http\(s\) origin/, bad);
+    }
+  });
+
+  test("AUTH_FAILURES_PER_MINUTE defaults to 60; TRUSTED_PROXIES takes addresses, CIDR ranges and proxy-addr's names", () => {
+    assert.equal(load({}).authFailuresPerMinute, 60);
+    assert.equal(load({ AUTH_FAILURES_PER_MINUTE: "0" }).authFailuresPerMinute, 0);
+    assert.deepEqual(load({}).trustedProxies, []);
+    assert.deepEqual(load({ TRUSTED_PROXIES: "10.0.0.1, 10.0.0.0/8,fd00::/8, Loopback" }).trustedProxies, ["10.0.0.1", "10.0.0.0/8", "fd00::/8", "loopback"]);
+    for (const bad of ["10.0.0.0/33", "proxy.example.com", "10.0.0.0/8/1", "::/129"]) {
+      assert.throws(() => load({ TRUSTED_PROXIES: bad }), /TRUSTED_PROXIES: .* is not an address/, bad);
+    }
+  });
+
   test("PUBLIC_URL must be an http(s) URL without credentials, query or fragment; trailing slashes are dropped", () => {
     assert.equal(load({}).publicUrl, null);
     assert.equal(load({ PUBLIC_URL: "https://ctx.example.com/" }).publicUrl, "https://ctx.example.com");

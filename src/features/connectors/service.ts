@@ -4,6 +4,7 @@ import type { Store } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { isUniqueViolation } from "../../platform/store/errors.js";
 import { newId } from "../../platform/util/ids.js";
+import { labelProblem, nameProblem, normalizeName } from "../../platform/util/identifiers.js";
 import { checkCredentials, type CredentialVault, providerFailure, verifyCredentials } from "./credentials.js";
 import { checkInstructions, checkJsonSize, checkLookback, MAX_RESOURCE_ADDITIONAL_BYTES, MAX_RESOURCE_METADATA_BYTES, resolveInterval } from "./limits.js";
 import type { ConnectorProvider, Credentials } from "./provider.js";
@@ -41,7 +42,18 @@ export interface ResourceInput {
 }
 
 export const connectorNotFound = (id: string): AppError => new AppError("CONNECTOR_NOT_FOUND", `Connector '${id}' not found`);
-const COLLECTION = /^[^\s/\\?#%]{1,128}$/;
+/** Collection names follow the shared name rules (util/identifiers.ts), as on every other way in. */
+const COLLECTION = { test: (name: string): boolean => nameProblem(name) === null };
+
+/** A display name as stored: trimmed, NFC; 400 when it holds what a reader cannot see or tell apart. */
+function displayName(field: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const name = normalizeName(raw.trim());
+  if (name === "") return undefined;
+  const problem = labelProblem(name);
+  if (problem) throw invalidInput(`'${field}' ${problem}`);
+  return name;
+}
 
 /** The rules of the connector routes: records, credentials, resources. Syncing is in sync-control.ts. */
 export class ConnectorService {
@@ -86,6 +98,7 @@ export class ConnectorService {
     const d = provider.descriptor;
     const { database, collection } = at;
     if (!COLLECTION.test(collection)) throw invalidInput("invalid collection name");
+    const name = displayName("name", input.name);
     if (input.authType !== undefined && input.authType !== d.authType) throw invalidInput(`auth_type for ${d.provider} must be '${d.authType}'`);
     const interval = resolveInterval(input.syncIntervalSeconds, d);
     const instructions = checkInstructions(input.customInstructions ?? "");
@@ -100,7 +113,7 @@ export class ConnectorService {
       database_name: database.name,
       collection,
       provider: d.provider,
-      name: input.name?.trim() || `${d.provider} ${account.accountLabel}`,
+      name: name ?? `${d.provider} ${account.accountLabel}`,
       provider_account_scope: scope,
       auth_type: d.authType,
       credentials: this.vault.seal(credentials),
@@ -211,7 +224,9 @@ export class ConnectorService {
       if (!d.resourceTypes.includes(type) && !(d.provider === "github" && type === "repo")) {
         throw invalidInput(`resources[${i}].resource_type must be one of ${d.resourceTypes.join(", ")} for ${d.provider}`);
       }
-      if (r.collection !== undefined && !COLLECTION.test(r.collection)) throw invalidInput(`resources[${i}]: invalid collection name`);
+      const collection = r.collection === undefined ? undefined : normalizeName(r.collection);
+      if (collection !== undefined && !COLLECTION.test(collection)) throw invalidInput(`resources[${i}]: invalid collection name`);
+      const name = displayName(`resources[${i}].name`, r.name);
       const metadata = checkJsonSize(`resources[${i}].metadata`, r.metadata, MAX_RESOURCE_METADATA_BYTES);
       const additional = checkJsonSize(`resources[${i}].additional_metadata`, r.additionalMetadata, MAX_RESOURCE_ADDITIONAL_BYTES);
       if (r.customInstructions !== undefined) checkInstructions(r.customInstructions, `resources[${i}].custom_instructions`);
@@ -229,8 +244,8 @@ export class ConnectorService {
         database_id: row.database_id,
         resource_id: found.id,
         resource_type: found.resource_type,
-        display_name: r.name ?? found.name,
-        collection_override: r.collection ?? null,
+        display_name: name ?? found.name,
+        collection_override: collection ?? null,
         metadata,
         additional_metadata: additional,
         provider_metadata: r.providerMetadata ? JSON.stringify(r.providerMetadata) : JSON.stringify(found.metadata),

@@ -4,7 +4,7 @@ import type { Store } from "../../platform/store/db.js";
 import { isUniqueViolation } from "../../platform/store/errors.js";
 import type { DatabaseKind } from "./database-types.js";
 import { newId } from "../../platform/util/ids.js";
-import { identifierProblem, NAME_MAX_LENGTH, nameProblem } from "../../platform/util/identifiers.js";
+import { labelProblem, NAME_MAX_LENGTH, nameProblem, normalizeName } from "../../platform/util/identifiers.js";
 import { mergeSchemaFields, parseMetadataSchema, type SchemaField } from "./metadata-schema.js";
 import { DatabaseStore, type DatabaseRow } from "./store.js";
 
@@ -33,12 +33,13 @@ export interface NamingOptions {
   legacy?: boolean;
 }
 
-/** Database names follow the shared name rules (util/identifiers.ts). */
+/** Database names follow the shared name rules (util/identifiers.ts); the name returned is the normalised one. */
 export function validateDatabaseName(name: unknown, field = "database"): string {
   if (typeof name !== "string") throw invalidInput(`'${field}' must be a string`);
-  const problem = nameProblem(name);
+  const normal = normalizeName(name);
+  const problem = nameProblem(normal);
   if (problem) throw invalidInput(`'${field}' ${problem}`);
-  return name;
+  return normal;
 }
 
 export function viewOf(row: DatabaseRow): DatabaseView {
@@ -69,10 +70,11 @@ export class DatabaseService {
     this.databases = new DatabaseStore(store.db);
   }
 
-  async create(orgId: string, name: string, rawSchema: unknown, kind: DatabaseKind = "context", opts: NamingOptions = {}): Promise<DatabaseRow> {
-    // Every way in (/databases, /tenants, /byog) meets the identifier rules; the spec leaves graph
-    // database names free of the URL-character restriction.
-    const problem = kind === "graph" ? identifierProblem(name, NAME_MAX_LENGTH) : nameProblem(name);
+  async create(orgId: string, rawName: string, rawSchema: unknown, kind: DatabaseKind = "context", opts: NamingOptions = {}): Promise<DatabaseRow> {
+    // Every way in (/databases, /tenants, /byog) meets the name rules, in NFC: two spellings of
+    // one name are one database. The spec leaves graph database names free of the URL-character restriction.
+    const name = normalizeName(rawName);
+    const problem = kind === "graph" ? labelProblem(name, NAME_MAX_LENGTH) : nameProblem(name);
     if (problem) throw invalidInput(`'database' ${problem}`);
     const schema = parseMetadataSchema(rawSchema);
     const at = this.now();
@@ -112,7 +114,9 @@ export class DatabaseService {
 
   /** The live database or 404; other organizations' databases are indistinguishable from missing ones. */
   async get(orgId: string, name: string, opts: NamingOptions = {}): Promise<DatabaseRow> {
-    const row = await this.databases.findLive(orgId, name);
+    // By its NFC form, as created; then as spelt, for a database created before names were normalised.
+    const normal = normalizeName(name);
+    const row = (await this.databases.findLive(orgId, normal)) ?? (normal === name ? undefined : await this.databases.findLive(orgId, name));
     if (!row) throw opts.legacy ? new AppError("TENANT_NOT_FOUND", `Tenant '${name}' not found`) : databaseNotFound(name);
     return row;
   }

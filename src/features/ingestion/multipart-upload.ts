@@ -6,6 +6,8 @@ import { pipeline } from "node:stream/promises";
 import type { FastifyRequest } from "fastify";
 import type {} from "@fastify/multipart";
 import { AppError, invalidInput } from "../../platform/errors/app-error.js";
+import { storeUnwritableReason } from "../../platform/store/errors.js";
+import { labelProblem, normalizeName } from "../../platform/util/identifiers.js";
 import type { ArchiveLimits } from "../../engines/documents/parse/index.js";
 import type { UploadedFile } from "./ingest-input.js";
 
@@ -83,6 +85,18 @@ function limitError(err: unknown, limits: UploadLimits): AppError | null {
   }
 }
 
+/**
+ * A file part's name as stored and shown (NFC, util/identifiers.ts): refused (400, nothing stored)
+ * when it holds a control character (NUL included) or anything invisible; "upload" when it has none.
+ */
+function fileNameOf(raw: string | undefined): string {
+  if (raw === undefined || raw === "") return "upload";
+  const name = normalizeName(raw);
+  const problem = labelProblem(name);
+  if (problem) throw invalidInput(`file name ${JSON.stringify(name.slice(0, 80))} ${problem}`);
+  return name;
+}
+
 async function readParts(req: FastifyRequest, limits: UploadLimits, dir: string, body: MultipartBody): Promise<void> {
   const budget = { remaining: limits.maxRequestBytes };
   const parts = req.parts({
@@ -91,12 +105,13 @@ async function readParts(req: FastifyRequest, limits: UploadLimits, dir: string,
   for await (const part of parts) {
     if (part.type === "file") {
       if (!FILE_PARTS.has(part.fieldname)) throw invalidInput(`unexpected file part '${part.fieldname}'; send files as 'files'`);
+      const name = fileNameOf(part.filename);
       const path = join(dir, String(body.files.length));
       const before = budget.remaining;
       const meter = new BudgetMeter(budget, limits);
       await pipeline(part.file, meter, createWriteStream(path));
-      if (part.file.truncated) throw new AppError("FILE_TOO_LARGE", `'${part.filename}' is larger than ${limits.maxFileBytes} bytes (MAX_UPLOAD_BYTES)`);
-      body.files.push(new SpooledFile(part.filename || "upload", part.mimetype || undefined, path, before - budget.remaining));
+      if (part.file.truncated) throw new AppError("FILE_TOO_LARGE", `'${name}' is larger than ${limits.maxFileBytes} bytes (MAX_UPLOAD_BYTES)`);
+      body.files.push(new SpooledFile(name, part.mimetype || undefined, path, before - budget.remaining));
     } else {
       if (part.valueTruncated) throw overBudget(limits);
       const value: unknown = part.value;
@@ -167,6 +182,8 @@ export async function readMultipartBody(req: FastifyRequest, limits: UploadLimit
     if (err instanceof AppError) throw err;
     const limit = limitError(err, limits);
     if (limit) throw limit;
+    // The spool cannot be written (disk full): the service's condition, 503 (error-handler.ts).
+    if (storeUnwritableReason(err) !== null) throw err;
     // busboy's parse errors (truncated body, bad boundary) are the client's
     throw invalidInput(`malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
   }

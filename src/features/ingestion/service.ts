@@ -1,4 +1,4 @@
-import { nameProblem } from "../../platform/util/identifiers.js";
+import { nameProblem, normalizeName } from "../../platform/util/identifiers.js";
 import { newId } from "../../platform/util/ids.js";
 import type { SchemaField } from "../databases/metadata-schema.js";
 import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
@@ -104,7 +104,7 @@ export class IngestService {
         results.push({ id: draft.sourceId, status: "failed", ...fileNameOf(draft), error_code: "VALIDATION_ERROR", message: aligned.message });
         continue;
       }
-      const collection = draft.collection ?? req.collection ?? defaultCollectionOf(database);
+      const collection = normalizeName(draft.collection ?? req.collection ?? defaultCollectionOf(database));
       if (!COLLECTION.test(collection)) {
         results.push({ id: draft.sourceId, status: "failed", ...fileNameOf(draft), error_code: "INVALID_INPUT", message: "invalid collection name" });
         continue;

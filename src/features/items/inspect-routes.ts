@@ -31,6 +31,20 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/**
+ * Headers of every download, whatever type the uploader declared (they choose it: `text/html`,
+ * `image/svg+xml`, ... would otherwise run as a page of this service's origin, with its cookies and
+ * its API within reach): the browser must not guess another type (nosniff), the file is saved, not
+ * shown (attachment, below), and should a browser render it anyway, the sandbox gives it an opaque
+ * origin with no scripts, and `default-src 'none'` lets it load nothing. Nothing served here is
+ * meant to run, so the policy is the same for every type; a client reading the bytes is unaffected.
+ */
+const DOWNLOAD_HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy": "default-src 'none'; sandbox",
+  "Cache-Control": "private, no-store",
+} as const;
+
 /** `publicUrl`: the base of presigned URLs (http/public-url.ts), never the request's Host header. */
 export function registerInspectRoutes(app: App, service: InspectService, databases: DatabaseService, publicUrl: () => string): void {
   app.get(
@@ -72,7 +86,7 @@ export function registerInspectRoutes(app: App, service: InspectService, databas
         .header("Content-Type", file.contentType)
         .header("Content-Length", String(file.bytes.byteLength))
         .header("Content-Disposition", contentDisposition(file.fileName))
-        .header("Cache-Control", "private, no-store")
+        .headers(DOWNLOAD_HEADERS)
         .send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
     },
   );

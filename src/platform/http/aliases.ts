@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { invalidInput } from "../errors/app-error.js";
+import { normalizeName } from "../util/identifiers.js";
 import { DEPRECATED_SINCE } from "./request-state.js";
 
 export function deprecate(req: FastifyRequest, alias: string, canonical: string, message?: string): void {
@@ -32,10 +33,15 @@ export function pickAliased<T>(req: FastifyRequest, source: Readonly<Record<stri
   return isSet(c) ? (c as T) : undefined;
 }
 
-/** database / tenant_id and collection / sub_tenant_id, recorded on the request for meta. */
+/**
+ * database / tenant_id and collection / sub_tenant_id, recorded on the request for meta. The
+ * collection is taken in NFC (util/identifiers.ts), as every name is; the database's name is
+ * normalised by its lookup (DatabaseService.get), which also finds a database named before.
+ */
 export function resolveScope(req: FastifyRequest, source: Readonly<Record<string, unknown>>): { database: string | undefined; collection: string | undefined } {
   const database = pickAliased<unknown>(req, source, "database", "tenant_id");
-  const collection = pickAliased<unknown>(req, source, "collection", "sub_tenant_id");
+  const given = pickAliased<unknown>(req, source, "collection", "sub_tenant_id");
+  const collection = typeof given === "string" ? normalizeName(given) : given;
   // Routes whose schema cannot type these (bodies merged with query strings, as DELETE /context
   // reads them) get the check here: the randomized input suite found `"database": true` there as a 500.
   if (database !== undefined && typeof database !== "string") throw invalidInput("'database' must be a string");

@@ -3,6 +3,8 @@ import type { FastifyRequest } from "fastify";
 import { AppError, rateLimited } from "../errors/app-error.js";
 import type { OrgService } from "../../features/organizations/service.js";
 import type { RequestLimiter } from "./rate-limit.js";
+import type { AuthFailureLimiter } from "./auth-failure-limit.js";
+import { clientKey } from "./client-address.js";
 
 // Exactly "Bearer", one space, then a token without spaces or quotes.
 const BEARER_EXPECTED = "expected 'Authorization: Bearer <API_KEY>'";
@@ -20,16 +22,31 @@ export function presentedKey(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-/** onRequest hook body: resolves the organization behind the key, then applies the rate limit. */
-export async function authenticate(req: FastifyRequest, orgs: OrgService, limiter: RequestLimiter): Promise<void> {
+const tooManyFailures = (seconds: number): AppError =>
+  new AppError("RATE_LIMITED", `Too many failed authentications from this address; retry in ${seconds} seconds`, { "Retry-After": String(seconds) });
+
+/**
+ * onRequest hook body: resolves the organization behind the key, then applies the rate limit.
+ * An address past its budget of failed authentications is refused first, its key not looked up;
+ * a key that is not valid counts against its address (a missing header costs nothing and is not
+ * counted).
+ */
+export async function authenticate(req: FastifyRequest, orgs: OrgService, limiter: RequestLimiter, failures: AuthFailureLimiter): Promise<void> {
   const config = req.routeOptions.config;
   if (config?.auth === false) return;
+  const address = clientKey(req.ip);
+  const blocked = failures.blockedFor(address);
+  if (blocked > 0) throw tooManyFailures(blocked);
   const failure = (message: string): AppError =>
     config?.authFailureStatus === 403 ? new AppError("FORBIDDEN", message) : new AppError("UNAUTHORIZED", message);
   const key = presentedKey(req.headers.authorization);
   if (!key) throw failure(`Missing or malformed Authorization header; ${BEARER_EXPECTED}. ${HOW_TO_GET_A_KEY}`);
   const principal = await orgs.authenticate(key);
-  if (!principal) throw failure(`Invalid, revoked or expired API key. ${HOW_TO_GET_A_KEY}`);
+  if (!principal) {
+    const beyond = await failures.failed(address);
+    if (beyond > 0) throw tooManyFailures(beyond);
+    throw failure(`Invalid, revoked or expired API key. ${HOW_TO_GET_A_KEY}`);
+  }
   req.state.principal = principal;
   const wait = await limiter.take(principal.keyId);
   if (wait > 0) throw rateLimited(wait);

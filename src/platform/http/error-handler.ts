@@ -45,11 +45,21 @@ function renderError(req: FastifyRequest, reply: FastifyReply, appError: AppErro
   return reply.code(appError.status).send(body);
 }
 
-export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const appError = toAppError(err);
-  if (appError.status >= 500) req.log.error({ err }, "request failed");
-  if (appError.code === "SERVICE_UNAVAILABLE") void reply.header("Retry-After", "1");
-  return renderError(req, reply, appError);
+/**
+ * The one error renderer. `onServerError` is told of every error answered 5xx: the store's write
+ * health learns there of failures outside its statements (a file of DATA_DIR that cannot be
+ * written: an upload's spool, a stored file), so readiness reports them too.
+ */
+export function errorHandler(onServerError: (err: unknown) => void) {
+  return (err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const appError = toAppError(err);
+    if (appError.status >= 500) {
+      onServerError(err);
+      req.log.error({ err }, "request failed");
+    }
+    if (appError.code === "SERVICE_UNAVAILABLE") void reply.header("Retry-After", "1");
+    return renderError(req, reply, appError);
+  };
 }
 
 export function notFound(code: ErrorCode = "NOT_FOUND") {

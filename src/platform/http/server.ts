@@ -12,6 +12,7 @@ import { API_VERSION } from "./envelope.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { authenticate } from "./auth.js";
 import type { RequestLimiter } from "./rate-limit.js";
+import type { AuthFailureLimiter } from "./auth-failure-limit.js";
 import { DEPRECATED_SINCE } from "./request-state.js";
 import { ROUTE_DECODED } from "./route-decoded-body.js";
 import { scopeRouteHandlers } from "./row-scope-hook.js";
@@ -19,6 +20,8 @@ import { logRequestIds, requestIdOf, upstreamIdOf } from "./request-id.js";
 import { markRequestLogger } from "../logger.js";
 import { inSystemScope } from "../store/row-scope.js";
 import { DeferredSchemas } from "./deferred-schemas.js";
+import type { HttpTimeouts } from "../config.js";
+import { closeIdleRequestBodies, nodeServerOptions } from "./timeouts.js";
 
 export interface ServerDeps {
   /** The application's logger; request logs are its children. */
@@ -26,8 +29,19 @@ export interface ServerDeps {
   readonly bodyLimitBytes: number;
   /** Requests one keep-alive connection carries before it is closed (0: unlimited); see Config. */
   readonly maxRequestsPerConnection: number;
+  /** How long a client may take to send a request's headers and body. */
+  readonly timeouts: HttpTimeouts;
   readonly orgs: OrgService;
   readonly limiter: RequestLimiter;
+  /** Failed authentications per client address (AUTH_FAILURES_PER_MINUTE). */
+  readonly authFailures: AuthFailureLimiter;
+  /**
+   * Proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES): addresses, CIDR ranges or
+   * proxy-addr's names (loopback, linklocal, uniquelocal); empty: the socket's address is the client's.
+   */
+  readonly trustedProxies: readonly string[];
+  /** Told of every error answered 5xx (the store's write health watches them for a full disk). */
+  readonly onServerError: (err: unknown) => void;
   /** Told of every answered request: method, route template (undefined when none matched), status, seconds. */
   readonly onResponse: (method: string, route: string | undefined, status: number, seconds: number) => void;
 }
@@ -72,8 +86,14 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     // undocumented 414 before any route ran. Node's header limit (16 KB) still bounds the URL.
     routerOptions: { maxParamLength: 16_384 },
     return503OnClosing: true,
+    // req.ip: what limits per client count by (and what request lines log as remoteAddress).
+    trustProxy: deps.trustedProxies.length > 0 ? [...deps.trustedProxies] : false,
     // Node answers the last request with `Connection: close` and then closes, so the client reconnects.
     maxRequestsPerSocket: deps.maxRequestsPerConnection,
+    // Headers and whole-request deadlines (Node's, checked every second at most); the body's idle
+    // deadline is closeIdleRequestBodies below. Fastify leaves requestTimeout off by default.
+    http: nodeServerOptions(deps.timeouts),
+    requestTimeout: deps.timeouts.requestMs,
     forceCloseConnections: false,
     ajv: { customOptions: {} },
     schemaController: { compilersFactory: { buildSerializer: schemas.serializerFactory() } },
@@ -92,6 +112,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
   );
 
   logRequestIds(app);
+  closeIdleRequestBodies(app, deps.timeouts.bodyIdleMs);
   scopeRouteHandlers(app);
   await app.register(swagger, {
     openapi: {
@@ -163,7 +184,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     }
     // Unknown routes answer 404 whatever the credentials.
     // Keys are looked up before their organization is known: system scope.
-    if (!req.is404) await inSystemScope(() => authenticate(req, deps.orgs, deps.limiter));
+    if (!req.is404) await inSystemScope(() => authenticate(req, deps.orgs, deps.limiter, deps.authFailures));
   });
   app.addHook("onResponse", async (req, reply) => {
     deps.onResponse(req.method, req.is404 ? undefined : req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
@@ -173,7 +194,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
     return payload;
   });
 
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(errorHandler(deps.onServerError));
   app.setNotFoundHandler(notFound());
 
   app.get("/openapi.json", { config: { auth: false, shape: "plain" }, schema: { hide: true } }, async () => app.swagger());

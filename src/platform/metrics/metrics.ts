@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { JOB_KINDS } from "../jobs/catalog.js";
 import type { QueueDepth } from "../jobs/job-store.js";
 
 /** Outcomes of one webhook delivery attempt. */
@@ -112,8 +113,12 @@ export class Metrics {
     aggregator: "max",
     registers: [this.registry],
   });
-  /** Kinds seen at an earlier scrape: a kind whose jobs are all gone reads 0 rather than vanishing. */
-  private readonly kindsSeen = new Set<string>();
+  /**
+   * The kinds the queue's gauges report: every kind of the job catalog from the first scrape (an
+   * idle queue has no rows to group, and its series read 0 rather than being absent), and any
+   * other kind a row names (a job left by another version of the service).
+   */
+  private readonly kindsSeen = new Set<string>(JOB_KINDS);
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });

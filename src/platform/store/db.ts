@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -54,8 +54,9 @@ export interface Store {
   /** Whether writes fail because the store cannot be written (disk full, read-only), as last seen. */
   readonly health: WriteHealth;
   /**
-   * Writes a row that needs new space (about 16 KB) and rolls it back: throws what a real
-   * write would meet (disk full, read-only). Readiness runs it to see a failure end.
+   * Writes and commits a row that needs new space (16 KB that do not compress), deleting it in the
+   * same transaction: throws what a real write would meet (disk full, read-only). Readiness runs it
+   * to see a failure end.
    */
   probeWrite(): Promise<void>;
   close(): Promise<void>;
@@ -97,20 +98,21 @@ function sqliteTransaction<T>(
   });
 }
 
-class ProbeDone extends Error {}
-
+/**
+ * Committed, not rolled back: a rolled-back SQLite transaction never leaves the page cache, so it
+ * went through on a full disk (while every real write failed) and readiness said ready again.
+ * The commit writes the pages to the log; the value is random so PostgreSQL cannot compress it
+ * into a page it already has, and its row is gone by the end of the transaction.
+ */
 async function probeWrite(store: Pick<Store, "transaction">): Promise<void> {
-  try {
-    await store.transaction(async (tx) => {
-      await tx
-        .insertInto("settings")
-        .values({ name: `write-probe:${randomUUID()}`, value: "x".repeat(16_384), created_at: Date.now() })
-        .execute();
-      throw new ProbeDone();
-    });
-  } catch (err) {
-    if (!(err instanceof ProbeDone)) throw err;
-  }
+  const name = `write-probe:${randomUUID()}`;
+  await store.transaction(async (tx) => {
+    await tx
+      .insertInto("settings")
+      .values({ name, value: randomBytes(12_288).toString("base64"), created_at: Date.now() })
+      .execute();
+    await tx.deleteFrom("settings").where("name", "=", name).execute();
+  });
 }
 
 /**

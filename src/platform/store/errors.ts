@@ -28,14 +28,23 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /**
+ * The file system's word for a disk that takes no more: full, over quota, a file past the size
+ * this process may write (RLIMIT_FSIZE), mounted read-only. The store's files, stored files and
+ * uploads being spooled (all in DATA_DIR) meet them.
+ */
+const FILE_SYSTEM_FULL = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EROFS"]);
+
+/**
  * Why the store cannot be written, or null when err says nothing of the kind: the disk is
  * full, the database is read-only, or its files cannot be written. SQLite: SQLITE_FULL,
  * SQLITE_READONLY*, SQLITE_IOERR*; PostgreSQL: class 53 (insufficient resources: 53100
- * disk_full, ...) and 25006 read_only_sql_transaction.
+ * disk_full, ...) and 25006 read_only_sql_transaction; files in DATA_DIR: ENOSPC, EDQUOT,
+ * EFBIG, EROFS (named with the call, not the path: readiness shows the reason to anyone).
  */
 export function storeUnwritableReason(err: unknown): string | null {
-  const e = err as { code?: unknown; message?: unknown } | null;
+  const e = err as { code?: unknown; message?: unknown; syscall?: unknown } | null;
   const code = typeof e?.code === "string" ? e.code : "";
+  if (FILE_SYSTEM_FULL.has(code)) return `${code}: a file in DATA_DIR cannot be written${typeof e?.syscall === "string" ? ` (${e.syscall})` : ""}`;
   const unwritable =
     code === "SQLITE_FULL" ||
     code.startsWith("SQLITE_READONLY") ||

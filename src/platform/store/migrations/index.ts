@@ -21,6 +21,7 @@ import { migration0020 } from "./0020-drop-term-lookup-index.js";
 import { migration0021 } from "./0021-entity-triplets-in-key-order.js";
 import { migration0022 } from "./0022-postings-in-chunks.js";
 import { migration0023 } from "./0023-connector-error-code.js";
+import { migration0024 } from "./0024-auth-failure-windows.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in order. Append only. */
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0021,
   migration0022,
   migration0023,
+  migration0024,
 ];

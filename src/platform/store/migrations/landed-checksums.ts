@@ -27,4 +27,5 @@ export const LANDED_CHECKSUMS: Readonly<Record<number, string>> = {
   21: "c1a446c7cf30df32cdd4ff7e467d31a45bfb72c19d011f797f96feca960cb7f0",
   22: "a497ea0b79a0d26c90959638855d81de83a059e6721de49342b9bf8ac665a66e",
   23: "0fb3a8a331ea36eaf251fa77b676d895274b5f6cda4b8fb826c898e6ad072984",
+  24: "43dec6bda795495f2c13f80164591a14fab2ccd7204eb489af663c7289b9d414",
 };
