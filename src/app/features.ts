@@ -69,6 +69,7 @@ export async function buildFeatures(
     timeoutMs: config.graphQueryTimeoutMs,
     maxListLength: config.graphMaxListLength,
     maxStringLength: config.graphMaxStringLength,
+    maxRegexWork: config.graphMaxRegexWork,
     workers: config.graphWorkers,
     workerMemoryMb: config.graphWorkerMemoryMb,
     maxConcurrentPerOrg: config.graphMaxConcurrentPerOrg,

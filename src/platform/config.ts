@@ -140,6 +140,13 @@ export interface Config {
   readonly graphMaxListLength: number;
   /** Graph area: longest string a query may build (UTF-16 code units). */
   readonly graphMaxStringLength: number;
+  /**
+   * Graph area: most steps one `=~` match may take, counted as the string's length times the
+   * compiled pattern's instruction count (the linear-time engine's worst case, 10 to 30 ns a step);
+   * past it 400 QUERY_TOO_LARGE. The default bounds one match to about half a second: a 4 MB string
+   * against a 5-instruction pattern, or 20 kB against a 1,000-instruction one.
+   */
+  readonly graphMaxRegexWork: number;
   /** Key material for encrypting connector credentials at rest; null stores them unencrypted. */
   readonly connectorSecretKey: string | null;
   /** Base URLs of the providers' APIs (GitHub Enterprise, proxies, local fakes). */
@@ -545,6 +552,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphMaxConcurrentPerOrg: int(env, "GRAPH_MAX_CONCURRENT_PER_ORG", 2, 1, 1_000),
     graphMaxListLength: int(env, "GRAPH_MAX_LIST_LENGTH", 10_000_000, 1_000, 100_000_000),
     graphMaxStringLength: int(env, "GRAPH_MAX_STRING_LENGTH", 4 * 1024 * 1024, 1_024, 256 * 1024 * 1024),
+    graphMaxRegexWork: int(env, "GRAPH_MAX_REGEX_WORK", 20_000_000, 1_000, 1_000_000_000_000),
     metricsToken: metricsToken(env),
     mcpAllowedHosts: mcpAllowedHosts(env),
     mcpAllowedOrigins: mcpAllowedOrigins(env),

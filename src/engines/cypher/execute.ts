@@ -21,6 +21,8 @@ export interface ExecuteOptions {
   readonly maxStringLength?: number;
   /** Probe of the heap, polled from hot loops; true stops the query with ResourceLimitError. */
   readonly memoryExceeded?: () => boolean;
+  /** Most steps (input length x compiled pattern size) one `=~` may take; past it ResourceLimitError. Default 20,000,000. */
+  readonly maxRegexWork?: number;
 }
 
 export interface CypherResult {
@@ -33,6 +35,7 @@ const DEFAULT_MAX_ROWS = 10_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_LIST_LENGTH = 10_000_000;
 const DEFAULT_MAX_STRING_LENGTH = 4 * 1024 * 1024;
+const DEFAULT_MAX_REGEX_WORK = 20_000_000;
 /** Nesting of parameter values (lists and maps), checked before they are converted. */
 export const MAX_PARAM_DEPTH = 100;
 
@@ -53,6 +56,7 @@ export function executeCypher(store: GraphStore, query: string, params: Readonly
     maxListLength: options.maxListLength ?? DEFAULT_MAX_LIST_LENGTH,
     maxStringLength: options.maxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
     memoryExceeded: options.memoryExceeded ?? null,
+    maxRegexWork: options.maxRegexWork ?? DEFAULT_MAX_REGEX_WORK,
   });
   const mark = store.mark();
   try {

@@ -78,9 +78,9 @@ export class GraphAreaService {
     // With two or more workers one organization never holds them all.
     const maxPerOrg = Math.min(settings.maxConcurrentPerOrg, Math.max(1, settings.workers - 1));
     this.pool = new QueryWorkerPool({ size: settings.workers, memoryMb: settings.workerMemoryMb, maxPerOrg, onCrash: settings.onWorkerCrash });
-    const { maxRows, timeoutMs, maxStringLength } = settings;
+    const { maxRows, timeoutMs, maxStringLength, maxRegexWork } = settings;
     const maxListLength = Math.min(settings.maxListLength, listLengthForHeap(settings.workerMemoryMb));
-    this.runner = new GraphQueryRunner(store, this.collections, this.pool, { maxRows, timeoutMs, maxListLength, maxStringLength });
+    this.runner = new GraphQueryRunner(store, this.collections, this.pool, { maxRows, timeoutMs, maxListLength, maxStringLength, maxRegexWork });
     this.perOrg = new OrgConcurrencyLimit(settings.maxConcurrentPerOrg);
   }
 

@@ -7,6 +7,7 @@ export interface EngineLimits {
   readonly timeoutMs: number;
   readonly maxListLength: number;
   readonly maxStringLength: number;
+  readonly maxRegexWork: number;
 }
 
 /**

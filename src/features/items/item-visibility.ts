@@ -1,4 +1,5 @@
 import type { Corpus } from "./item-types.js";
+import { invalidInput } from "../../platform/errors/app-error.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
 
 /** The `source_fields` a list may filter on, mapped to their columns (timestamp as epoch ms). */
@@ -30,4 +31,30 @@ export interface Visibility extends OrgTenancy {
   now: number;
   /** Leave out items written by connectors (POST /query without query_apps). */
   excludeConnectorItems?: boolean;
+}
+
+/**
+ * Most filter clauses one request may build (see filterClauseCount), the same on both backends.
+ * Each key is one more ANDed condition: SQLite refuses a statement past about 950 of them
+ * ("Expression tree is too large", its depth limit of 1000), which answered 500 for 999 keys; 500
+ * keeps a wide margin under that and under SQLite's 32,766 bound values.
+ */
+export const MAX_FILTER_CLAUSES = 500;
+
+/**
+ * One clause per metadata, additional_metadata and source_fields key, per id and per (expanded) ACL
+ * principal. Collections are not counted: a query names at most 100 (its schema) and always one.
+ */
+function filterClauseCount(v: Visibility): number {
+  const keys = (o: Readonly<Record<string, unknown>>): number => Object.values(o).filter((value) => value !== undefined).length;
+  return keys(v.metadata) + keys(v.additional) + keys(v.sourceFields as Record<string, unknown>) + (v.ids?.length ?? 0) + (v.principals?.length ?? 0);
+}
+
+/** Refuses a request whose filters build more than MAX_FILTER_CLAUSES clauses: 400 INVALID_INPUT. */
+export function checkFilterClauses(v: Visibility): void {
+  const n = filterClauseCount(v);
+  if (n <= MAX_FILTER_CLAUSES) return;
+  throw invalidInput(
+    `the request's filters build ${n} clauses (metadata, additional_metadata and source_fields keys, ids, acl principals); at most ${MAX_FILTER_CLAUSES} are allowed`,
+  );
 }

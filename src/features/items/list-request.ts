@@ -5,7 +5,7 @@ import { deprecate, resolveScope } from "../../platform/http/aliases.js";
 import type { Corpus } from "./item-types.js";
 import { expandPrincipals } from "./acl.js";
 import { KNOWLEDGE_FIELDS, type KnowledgeField } from "./item-render.js";
-import type { SourceFieldFilter } from "./item-visibility.js";
+import { MAX_FILTER_CLAUSES, type SourceFieldFilter } from "./item-visibility.js";
 import { decodePrincipals, isPlainObject } from "./json-field.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -17,7 +17,8 @@ export const ListBody = Type.Object({
   collection: Type.Optional(NullableString),
   sub_tenant_id: Type.Optional(NullableString),
   type: Type.Optional(Type.Union([Type.Literal("knowledge"), Type.Literal("memory"), Type.Literal("all")])),
-  ids: Type.Optional(Type.Union([Type.Array(Type.String(), { maxItems: 1000 }), Type.Null()])),
+  // Ids are filter clauses too (item-visibility.ts): the schema states the same bound.
+  ids: Type.Optional(Type.Union([Type.Array(Type.String(), { maxItems: MAX_FILTER_CLAUSES }), Type.Null()])),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   filters: Type.Optional(

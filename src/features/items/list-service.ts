@@ -2,7 +2,7 @@ import type { SchemaField } from "../databases/metadata-schema.js";
 import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
 import type { Store } from "../../platform/store/db.js";
 import { commentRow, knowledgeRow, memoryRow } from "./item-render.js";
-import type { Visibility } from "./item-visibility.js";
+import { checkFilterClauses, type Visibility } from "./item-visibility.js";
 import type { ListQuery } from "./list-request.js";
 import { ListStore } from "./list-store.js";
 import { commentsOf } from "./thread-fold.js";
@@ -54,6 +54,7 @@ export class ListService {
       principals: q.principals,
       now: this.now(),
     };
+    checkFilterClauses(v);
     const list = new ListStore(this.store.reader, this.store.backend);
     const { total, rows } = await list.page(v, q.foldThreads, q.pageSize, (q.page - 1) * q.pageSize);
 

@@ -3,7 +3,7 @@ import type { SchemaField } from "../databases/metadata-schema.js";
 import { defaultCollectionOf, type DatabaseService } from "../databases/service.js";
 import { tenancyOf } from "../databases/tenancy.js";
 import { expandPrincipals } from "../items/acl.js";
-import type { Visibility } from "../items/item-visibility.js";
+import { checkFilterClauses, type Visibility } from "../items/item-visibility.js";
 import type { QueryLog } from "../feedback/query-log.js";
 import type { Store } from "../../platform/store/db.js";
 import type { Corpus } from "../items/item-types.js";
@@ -139,13 +139,6 @@ export class QueryService {
     const filters = input.filters(schema);
     const principals = input.principals ? expandPrincipals(input.principals) : null;
     const corpora: Corpus[] = input.type === "all" ? ["knowledge", "memory"] : [input.type];
-    const terms = queryTerms(input.query);
-    const alpha = input.alpha === "auto" ? autoAlpha(input.query, terms.length) : input.alpha;
-    // The embedding is computed (in the embedder's thread) while the lexical retrievers run.
-    const vector = input.queryBy === "hybrid" ? this.embedder.embedNow([input.query]).then((v) => v[0] ?? null) : Promise.resolve(null);
-    vector.catch(() => undefined); // awaited by the retrievers; this only marks it handled meanwhile
-    const depth = Math.max(50, input.maxResults * 5);
-    const restrictive = input.ids !== null || Object.keys(filters.metadata).length > 0 || Object.keys(filters.additional).length > 0 || principals !== null;
     const visibleFor = (corpus: Corpus): Visibility => ({
       orgId: database.org_id,
       databaseId: database.id,
@@ -160,6 +153,15 @@ export class QueryService {
       now: this.now(),
       excludeConnectorItems: !input.queryApps,
     });
+    // Before any work: a request with too many filter clauses is refused whole.
+    checkFilterClauses(visibleFor(corpora[0] ?? "knowledge"));
+    const terms = queryTerms(input.query);
+    const alpha = input.alpha === "auto" ? autoAlpha(input.query, terms.length) : input.alpha;
+    // The embedding is computed (in the embedder's thread) while the lexical retrievers run.
+    const vector = input.queryBy === "hybrid" ? this.embedder.embedNow([input.query]).then((v) => v[0] ?? null) : Promise.resolve(null);
+    vector.catch(() => undefined); // awaited by the retrievers; this only marks it handled meanwhile
+    const depth = Math.max(50, input.maxResults * 5);
+    const restrictive = input.ids !== null || Object.keys(filters.metadata).length > 0 || Object.keys(filters.additional).length > 0 || principals !== null;
     const chunks = this.chunks;
     // The extras obey the same ACL and query_apps rule as the results (not the metadata filters:
     // they are what the results point at).

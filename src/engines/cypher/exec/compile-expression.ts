@@ -8,7 +8,8 @@ import { compileCollectionExpr } from "./compile-collections.js";
 import { compilePatternExpr } from "./compile-pattern-expressions.js";
 import type { Evaluator } from "./context.js";
 import { propertyOf } from "./entity-access.js";
-import { and3, asBool, compareOp, inList, or3, regexMatch, xor3 } from "./logic.js";
+import { and3, asBool, compareOp, inList, or3, xor3 } from "./logic.js";
+import { regexMatch } from "./regex-match.js";
 import { hasLabels } from "./node-labels.js";
 
 /** What the compiler needs besides the expression: bound variables and aggregate result slots. */
@@ -134,7 +135,7 @@ function compileBinary(op: string, l: Evaluator, r: Evaluator): Evaluator {
     case "in":
       return (row, ctx) => inList(l(row, ctx), r(row, ctx));
     case "=~":
-      return (row, ctx) => regexMatch(l(row, ctx), r(row, ctx));
+      return (row, ctx) => regexMatch(l(row, ctx), r(row, ctx), ctx);
     case "starts with":
     case "ends with":
     case "contains":

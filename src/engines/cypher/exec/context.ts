@@ -21,10 +21,16 @@ export interface ExecBudget {
   readonly maxStringLength: number;
   /** Optional probe of the thread's heap: true when the query must stop to stay within memory. */
   readonly memoryExceeded: (() => boolean) | null;
+  /** Most steps (input length x program size) one `=~` match may take; past it ResourceLimitError. */
+  readonly maxRegexWork: number;
 }
+
+/** Work units (10 to 30 ns each at worst) charged between two reads of the clock. */
+const WORK_PER_CLOCK_READ = 1_000_000;
 
 export class ExecContext {
   private ticks = 0;
+  private work = 0;
   /** Relationships deleted by this query, so `type(r)` still answers after `DELETE r`. */
   readonly deletedRelationships = new Map<number, RelationshipRecord>();
 
@@ -45,6 +51,17 @@ export class ExecContext {
     if ((t & 16383) === 0 && this.budget.memoryExceeded?.() === true) {
       throw resourceLimitError("MemoryLimitExceeded", "query exceeded its memory budget and was rolled back");
     }
+  }
+
+  /**
+   * For one call that costs much more than a loop step (a regular expression match): charged
+   * before it runs, so that a thousand such calls between two ticks cannot overrun the deadline.
+   */
+  charge(units: number): void {
+    this.work += units;
+    if (this.work < WORK_PER_CLOCK_READ) return;
+    this.work = 0;
+    if (this.budget.now() > this.budget.deadline) throw timeoutError();
   }
 
   /** Fails before a list of `length` elements (or a buffer of that many rows) is built. */

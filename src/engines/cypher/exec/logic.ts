@@ -61,25 +61,3 @@ export function inList(x: Value, list: Value): boolean | null {
   }
   return sawNull ? null : false;
 }
-
-const regexCache = new Map<string, RegExp>();
-
-/** `=~` matches the whole string, like Java's Pattern.matches. */
-export function regexMatch(s: Value, pattern: Value): boolean | null {
-  if (s === null || pattern === null) return null;
-  if (typeof s !== "string" || typeof pattern !== "string") return null;
-  let re = regexCache.get(pattern);
-  if (re === undefined) {
-    let source = pattern;
-    let flags = "su";
-    const inline = /^\(\?([imsx]+)\)/.exec(source);
-    if (inline?.[1] !== undefined) {
-      source = source.slice(inline[0].length);
-      if (inline[1].includes("i")) flags += "i";
-      if (inline[1].includes("m")) flags += "m";
-    }
-    re = new RegExp(`^(?:${source})$`, flags);
-    regexCache.set(pattern, re);
-  }
-  return re.test(s);
-}

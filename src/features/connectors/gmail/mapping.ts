@@ -1,24 +1,13 @@
 import { decodeEntities } from "../../../engines/documents/parse/simple-html.js";
 import type { ObjectLink, SyncedObject } from "../provider.js";
 import type { GmailMessage, GmailPart } from "./client.js";
+import { mailHtmlText } from "./html-text.js";
 
 /** Labels whose mails are not content: trashed, spam and unsent drafts. */
 const HIDDEN_LABELS = new Set(["TRASH", "SPAM", "DRAFT"]);
 export const isContent = (m: GmailMessage): boolean => !(m.labelIds ?? []).some((l) => HIDDEN_LABELS.has(l));
 
 const decode = (data: string | undefined): string => (data ? Buffer.from(data, "base64url").toString("utf8") : "");
-
-/** Mail HTML as text: no scripts or styles, block tags as line breaks, entities decoded. */
-function htmlText(html: string): string {
-  const text = html
-    .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, "")
-    .replace(/<(br|\/p|\/div|\/li|\/tr|\/h[1-6])\b[^>]*>/gi, "\n")
-    .replace(/<[^>]+>/g, "");
-  return decodeEntities(text)
-    .replace(/[ \t]+\n/g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-}
 
 /** The first part of a MIME type in the tree (depth first), attachments excluded. */
 function findPart(part: GmailPart | undefined, mime: string): GmailPart | undefined {
@@ -36,7 +25,7 @@ function mailText(m: GmailMessage): string {
   const plainPart = findPart(m.payload, "text/plain");
   if (plainPart) return decode(plainPart.body?.data).replace(/\r\n/g, "\n").trim();
   const htmlPart = findPart(m.payload, "text/html");
-  if (htmlPart) return htmlText(decode(htmlPart.body?.data));
+  if (htmlPart) return mailHtmlText(decode(htmlPart.body?.data));
   return decodeEntities(m.snippet ?? "");
 }
 
