@@ -45,6 +45,21 @@ export default tseslint.config(
     },
   },
   {
+    // A connector's requests carry the organization's credentials: they reach the network only
+    // through the provider transport, which keeps them on the provider's configured API.
+    files: ["src/features/connectors/**/*.ts"],
+    ignores: ["src/features/connectors/provider-transport.ts", "src/features/connectors/**/fake-server.ts", "src/features/connectors/fake-http.ts"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        {
+          name: "fetch",
+          message: "Connectors call their provider through ProviderTransport (provider-transport.ts), which keeps credentials on the configured API.",
+        },
+      ],
+    },
+  },
+  {
     plugins: { local: { rules: { "no-swallowed-error": noSwallowedError } } },
     rules: { "local/no-swallowed-error": "error" },
   },

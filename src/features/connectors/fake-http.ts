@@ -24,6 +24,11 @@ export type FakeHandler = (req: FakeRequest) => FakeResponse | Promise<FakeRespo
 export class FakeHttpServer {
   /** Every request, in order: `METHOD /path?query`. */
   readonly log: string[] = [];
+  /**
+   * Tests' hook: changes an answer before it is sent (a Link header or a redirect to another
+   * origin); returning the answer given leaves it unchanged.
+   */
+  rewrite: ((req: FakeRequest, res: FakeResponse) => FakeResponse) | null = null;
   private gate: Promise<void> | null = null;
 
   private constructor(
@@ -31,7 +36,8 @@ export class FakeHttpServer {
     readonly origin: string,
   ) {}
 
-  static async start(handler: FakeHandler): Promise<FakeHttpServer> {
+  /** Listens on `port` (0: any free one). */
+  static async start(handler: FakeHandler, port = 0): Promise<FakeHttpServer> {
     let self: FakeHttpServer | null = null;
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
@@ -39,9 +45,11 @@ export class FakeHttpServer {
       req.on("end", () => {
         const url = new URL(req.url ?? "/", self?.origin ?? "http://127.0.0.1");
         self?.log.push(`${req.method ?? "GET"} ${url.pathname}${url.search}`);
+        const fakeReq: FakeRequest = { method: req.method ?? "GET", url, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
         Promise.resolve(self?.gate)
-          .then(() => handler({ method: req.method ?? "GET", url, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }))
-          .then((out) => {
+          .then(() => handler(fakeReq))
+          .then((answer) => {
+            const out = self?.rewrite ? self.rewrite(fakeReq, answer) : answer;
             res.writeHead(out.status, { "content-type": "application/json; charset=utf-8", ...(out.headers ?? {}) });
             res.end(JSON.stringify(out.body));
           })
@@ -51,9 +59,14 @@ export class FakeHttpServer {
           });
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const port = (server.address() as AddressInfo).port;
-    self = new FakeHttpServer(server, `http://127.0.0.1:${port}`);
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    self = new FakeHttpServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     return self;
   }
 

@@ -49,16 +49,6 @@ export function retryAfterAt(header: string | null, nowMs: number): number | nul
   return Number.isNaN(date) ? null : Math.max(nowMs, date);
 }
 
-/** Runs a fetch, turning network failures and aborts into ProviderError `failed`. */
-export async function providerFetch(provider: string, url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new ProviderError("failed", `${provider} could not be reached (${new URL(url).host}): ${reason}`);
-  }
-}
-
 /** Reads a JSON body; a non-JSON answer is a provider failure, not a crash. */
 export async function jsonBody(provider: string, res: Response): Promise<unknown> {
   const text = await res.text();

@@ -5,7 +5,8 @@ import type { AppItemKind } from "../../engines/documents/app-items/index.js";
  * The one contract every connector provider implements (conventions item 13). A provider is a
  * folder `src/connectors/<provider>/` with the same files: `index.ts` (the factory returning a
  * ConnectorProvider), `credentials.ts` (credential schema and descriptor), `client.ts` (a thin
- * typed client over fetch), `mapping.ts` (provider objects -> SyncedObject) and `fake-server.ts`
+ * typed client over the ProviderTransport, which keeps every request and its credentials on the
+ * provider's configured API), `mapping.ts` (provider objects -> SyncedObject) and `fake-server.ts`
  * (a local server answering like the real API, for tests and the demo).
  *
  * The sync engine owns everything else: windows and checkpoints in the store, the object

@@ -1,4 +1,5 @@
-import { jsonBody, ProviderError, providerFetch, retryAfterAt } from "../provider-error.js";
+import { jsonBody, ProviderError, retryAfterAt } from "../provider-error.js";
+import type { ProviderTransport } from "../provider-transport.js";
 
 export interface GithubRepo {
   id: number;
@@ -62,28 +63,28 @@ const linkNext = (header: string | null): string | null => {
 };
 
 /**
- * GitHub REST over fetch. Paging follows the Link header (absolute URLs). Rate limits: a 403 or
- * 429 with `x-ratelimit-remaining: 0` waits for `x-ratelimit-reset` (epoch seconds); a
- * secondary limit carries `retry-after`. 401 is a refused token.
+ * GitHub REST through the provider transport (which keeps every call on the configured API).
+ * Paging follows the Link header (absolute URLs); a next link outside the API is refused here,
+ * before anyone holds it as a cursor. Rate limits: a 403 or 429 with `x-ratelimit-remaining: 0`
+ * waits for `x-ratelimit-reset` (epoch seconds); a secondary limit carries `retry-after`. 401 is
+ * a refused token.
  */
 export class GithubClient {
   constructor(
-    private readonly baseUrl: string,
+    private readonly transport: ProviderTransport,
     private readonly token: string,
     private readonly signal: AbortSignal,
     private readonly now: () => number = Date.now,
   ) {}
 
   url(path: string, query: Record<string, string | number> = {}): string {
-    const u = new URL(`${this.baseUrl}${path}`);
-    for (const [k, v] of Object.entries(query)) u.searchParams.set(k, String(v));
-    return u.toString();
+    return this.transport.base.url(path, query).toString();
   }
 
   async get<T>(url: string): Promise<{ body: T; next: string | null }> {
-    const res = await providerFetch("GitHub", url, {
+    const res = await this.transport.send(url, {
+      authorization: `Bearer ${this.token}`,
       headers: {
-        Authorization: `Bearer ${this.token}`,
         Accept: "application/vnd.github+json",
         "X-GitHub-Api-Version": "2022-11-28",
         "User-Agent": "context-store-connector",
@@ -113,7 +114,12 @@ export class GithubClient {
       await res.body?.cancel();
       throw new ProviderError("failed", `GitHub answered HTTP ${res.status} to ${new URL(url).pathname}`);
     }
-    return { body: (await jsonBody("GitHub", res)) as T, next: linkNext(res.headers.get("link")) };
+    const next = linkNext(res.headers.get("link"));
+    if (next !== null && this.transport.base.contains(next) === null) {
+      await res.body?.cancel();
+      throw new ProviderError("failed", `GitHub's next-page link points outside its configured API ${this.transport.base.toString()}: refused`);
+    }
+    return { body: (await jsonBody("GitHub", res)) as T, next };
   }
 
   async page<T>(url: string): Promise<GithubPage<T>> {

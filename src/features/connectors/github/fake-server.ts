@@ -30,9 +30,9 @@ export class FakeGithub {
     public clock: () => number,
   ) {}
 
-  static async start(options: { login?: string; token?: string; clock?: () => number } = {}): Promise<FakeGithub> {
+  static async start(options: { login?: string; token?: string; clock?: () => number; port?: number } = {}): Promise<FakeGithub> {
     let fake: FakeGithub | null = null;
-    const http = await FakeHttpServer.start((req) => fake!.handle(req));
+    const http = await FakeHttpServer.start((req) => fake!.handle(req), options.port);
     fake = new FakeGithub(http, options.login ?? "fake-org", options.clock ?? Date.now);
     fake.tokens.add(options.token ?? "ghp_fake_token");
     return fake;

@@ -5,6 +5,7 @@ import { GithubClient, type GithubComment, type GithubIssue, type GithubRepo } f
 import { GITHUB_DESCRIPTOR } from "./credentials.js";
 import { commentNativeId, githubCommentObject, githubIssueObject, issueNativeId } from "./mapping.js";
 import { isoWindow } from "../iso-window.js";
+import { ApiBase, ProviderTransport } from "../provider-transport.js";
 
 const PER_PAGE = 100;
 
@@ -21,7 +22,15 @@ interface GithubPullState {
  * both sorted by updated ascending with `since` = window start.
  */
 export function createGithubProvider(baseUrl: string, now: () => number = Date.now): ConnectorProvider {
-  const client = (credentials: Credentials, signal: AbortSignal): GithubClient => new GithubClient(baseUrl, tokenOf(credentials), signal, now);
+  const transport = new ProviderTransport("GitHub", new ApiBase(baseUrl));
+  const client = (credentials: Credentials, signal: AbortSignal): GithubClient => new GithubClient(transport, tokenOf(credentials), signal, now);
+  // A discover cursor is a next link this connector handed out: /user/repos on the configured API, by parsed URL.
+  const reposPath = `${transport.base.path}/user/repos`;
+  const discoverCursor = (cursor: string): string => {
+    const url = transport.base.contains(cursor);
+    if (url === null || url.pathname !== reposPath) throw new ProviderError("bad_cursor", "the discover cursor was not issued by this GitHub connector");
+    return url.toString();
+  };
 
   const listUrl = (c: GithubClient, repo: string, stage: Stage, since: string | null): string =>
     c.url(stage === "issues" ? `/repos/${repo}/issues` : `/repos/${repo}/issues/comments`, {
@@ -42,8 +51,7 @@ export function createGithubProvider(baseUrl: string, now: () => number = Date.n
 
     async discover(credentials, page, signal) {
       const c = client(credentials, signal);
-      const url = page.cursor ?? c.url("/user/repos", { per_page: Math.min(page.limit, PER_PAGE), sort: "full_name" });
-      if (!url.startsWith(baseUrl)) throw new ProviderError("bad_cursor", "discover cursor does not belong to this GitHub");
+      const url = page.cursor !== null ? discoverCursor(page.cursor) : c.url("/user/repos", { per_page: Math.min(page.limit, PER_PAGE), sort: "full_name" });
       const repos = await c.page<GithubRepo>(url);
       return {
         resources: repos.items.map((r) => ({

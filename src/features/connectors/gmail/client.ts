@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Credentials } from "../provider.js";
-import { jsonBody, ProviderError, providerFetch, retryAfterAt } from "../provider-error.js";
+import { jsonBody, ProviderError, retryAfterAt } from "../provider-error.js";
+import type { ProviderTransport } from "../provider-transport.js";
 
 export interface GmailHeader {
   name: string;
@@ -60,7 +61,8 @@ export class GoogleTokens {
   private readonly cache = new Map<string, { token: string; expiresAt: number }>();
 
   constructor(
-    private readonly tokenUrl: string,
+    /** Kept to the token endpoint (CONNECTOR_GOOGLE_TOKEN_URL): the refresh grant travels in its body. */
+    private readonly transport: ProviderTransport,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -84,7 +86,7 @@ export class GoogleTokens {
       client_secret: c.client_secret ?? "",
       refresh_token: c.refresh_token ?? "",
     });
-    const res = await providerFetch("Google", this.tokenUrl, {
+    const res = await this.transport.send(this.transport.base.toString(), {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: form.toString(),
@@ -117,14 +119,14 @@ export class GoogleTokens {
 }
 
 /**
- * The Gmail API over fetch (`{base}/gmail/v1/users/me/...`, Bearer access token). A 401 drops
+ * The Gmail API through the provider transport (`{base}/gmail/v1/users/me/...`, Bearer access token). A 401 drops
  * the cached access token and retries once with a fresh one; a second 401, or a 403 for missing
  * scopes, is an auth failure. 429 and 403 rateLimitExceeded / userRateLimitExceeded are rate
  * limits; 404 is not_found (a deleted label or thread).
  */
 export class GmailClient {
   constructor(
-    private readonly baseUrl: string,
+    private readonly transport: ProviderTransport,
     private readonly tokens: GoogleTokens,
     private readonly credentials: Credentials,
     private readonly signal: AbortSignal,
@@ -132,11 +134,10 @@ export class GmailClient {
   ) {}
 
   async get<T>(path: string, query: Record<string, string | number | boolean | undefined> = {}): Promise<T> {
-    const url = new URL(`${this.baseUrl}/gmail/v1/users/me${path}`);
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    const url = this.transport.base.url(`/gmail/v1/users/me${path}`, query);
     for (let attempt = 0; ; attempt++) {
       const token = await this.tokens.accessToken(this.credentials, this.signal);
-      const res = await providerFetch("Gmail", url.toString(), { headers: { Authorization: `Bearer ${token}` }, signal: this.signal });
+      const res = await this.transport.send(url, { authorization: `Bearer ${token}`, signal: this.signal });
       if (res.ok) return (await jsonBody("Gmail", res)) as T;
       const text = await res.text();
       let parsed: GoogleError = {};

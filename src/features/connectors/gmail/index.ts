@@ -1,5 +1,6 @@
 import type { ConnectorProvider, Credentials, SyncedObject } from "../provider.js";
 import { ProviderError, nullIfNotFound } from "../provider-error.js";
+import { ApiBase, ProviderTransport } from "../provider-transport.js";
 import { GmailClient, GoogleTokens } from "./client.js";
 import { GMAIL_DESCRIPTOR } from "./credentials.js";
 import { gmailThreadObjects, isContent } from "./mapping.js";
@@ -23,8 +24,9 @@ interface GmailPullState {
  * unlabelled mails) are found by the id-only pass over the label's threads.
  */
 export function createGmailProvider(baseUrl: string, tokenUrl: string, now: () => number = Date.now): ConnectorProvider {
-  const tokens = new GoogleTokens(tokenUrl, now);
-  const client = (credentials: Credentials, signal: AbortSignal): GmailClient => new GmailClient(baseUrl, tokens, credentials, signal, now);
+  const transport = new ProviderTransport("Gmail", new ApiBase(baseUrl));
+  const tokens = new GoogleTokens(new ProviderTransport("Google", new ApiBase(tokenUrl)), now);
+  const client = (credentials: Credentials, signal: AbortSignal): GmailClient => new GmailClient(transport, tokens, credentials, signal, now);
 
   return {
     descriptor: GMAIL_DESCRIPTOR,

@@ -1,4 +1,5 @@
-import { jsonBody, ProviderError, providerFetch, retryAfterAt } from "../provider-error.js";
+import { jsonBody, ProviderError, retryAfterAt } from "../provider-error.js";
+import type { ProviderTransport } from "../provider-transport.js";
 
 export interface LinearUser {
   id?: string;
@@ -108,7 +109,7 @@ function resetAt(header: string | null): number | null {
 }
 
 /**
- * Linear's GraphQL API over fetch: `POST {url}` with `{operationName, query, variables}`. A
+ * Linear's GraphQL API through the provider transport: `POST {url}` with `{operationName, query, variables}`. A
  * personal API key (lin_api_...) is sent as is, an OAuth access token as `Bearer`. Failures come
  * back as `{errors:[{message, extensions:{type, code}}]}` (often with HTTP 400), classified here:
  * authentication errors -> auth, RATELIMITED / 429 -> rate_limited at the
@@ -116,19 +117,17 @@ function resetAt(header: string | null): number | null {
  */
 export class LinearClient {
   constructor(
-    private readonly url: string,
+    private readonly transport: ProviderTransport,
     private readonly token: string,
     private readonly signal: AbortSignal,
     private readonly now: () => number = Date.now,
   ) {}
 
   async query<T>(operation: LinearOperation, variables: Record<string, unknown> = {}): Promise<T> {
-    const res = await providerFetch("Linear", this.url, {
+    const res = await this.transport.send(this.transport.base.url(""), {
       method: "POST",
-      headers: {
-        Authorization: this.token.startsWith("lin_api_") ? this.token : `Bearer ${this.token}`,
-        "Content-Type": "application/json",
-      },
+      authorization: this.token.startsWith("lin_api_") ? this.token : `Bearer ${this.token}`,
+      headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ operationName: operation, query: LINEAR_QUERIES[operation], variables }),
       signal: this.signal,
     });

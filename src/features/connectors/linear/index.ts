@@ -1,5 +1,6 @@
 import type { ConnectorProvider, Credentials, ResourceRef, SyncedObject } from "../provider.js";
 import { ProviderError, nullIfNotFound } from "../provider-error.js";
+import { ApiBase, ProviderTransport } from "../provider-transport.js";
 import { tokenOf } from "../token-credentials.js";
 import { LinearClient, type Connection, type LinearComment, type LinearIssue, type LinearProject, type LinearTeam } from "./client.js";
 import { LINEAR_DESCRIPTOR } from "./credentials.js";
@@ -78,7 +79,8 @@ const withAcl =
  * old issue). Trashed issues are skipped; the id-only reconciliation removes them.
  */
 export function createLinearProvider(url: string, now: () => number = Date.now): ConnectorProvider {
-  const client = (credentials: Credentials, signal: AbortSignal): LinearClient => new LinearClient(url, tokenOf(credentials), signal, now);
+  const transport = new ProviderTransport("Linear", new ApiBase(url));
+  const client = (credentials: Credentials, signal: AbortSignal): LinearClient => new LinearClient(transport, tokenOf(credentials), signal, now);
 
   /** Every comment of an issue: the inline first page, then the rest. */
   async function commentsOf(c: LinearClient, issue: LinearIssue): Promise<LinearComment[]> {

@@ -1,4 +1,5 @@
-import { jsonBody, ProviderError, providerFetch, retryAfterAt } from "../provider-error.js";
+import { jsonBody, ProviderError, retryAfterAt } from "../provider-error.js";
+import type { ProviderTransport } from "../provider-transport.js";
 
 const NOTION_VERSION = "2025-09-03";
 
@@ -74,24 +75,24 @@ export const plain = (rich: readonly RichText[] | undefined): string => (rich ??
 const DEFAULT_RETRY_MS = 60_000;
 
 /**
- * Notion's REST API over fetch (`{base}/v1/...`, `Notion-Version: 2025-09-03`, Bearer token).
+ * Notion's REST API through the provider transport (`{base}/v1/...`, `Notion-Version: 2025-09-03`, Bearer token).
  * Errors are `{object:"error", status, code, message}`: 401 unauthorized -> auth, 429
  * rate_limited -> rate_limited at Retry-After, 404 object_not_found and 403
  * restricted_resource (not shared with the integration) -> not_found.
  */
 export class NotionClient {
   constructor(
-    private readonly baseUrl: string,
+    private readonly transport: ProviderTransport,
     private readonly token: string,
     private readonly signal: AbortSignal,
     private readonly now: () => number = Date.now,
   ) {}
 
   async call<T>(method: "GET" | "POST", path: string, body?: Record<string, unknown>): Promise<T> {
-    const res = await providerFetch("Notion", `${this.baseUrl}/v1${path}`, {
+    const res = await this.transport.send(`${this.transport.base.toString()}/v1${path}`, {
       method,
+      authorization: `Bearer ${this.token}`,
       headers: {
-        Authorization: `Bearer ${this.token}`,
         "Notion-Version": NOTION_VERSION,
         ...(body ? { "Content-Type": "application/json" } : {}),
       },

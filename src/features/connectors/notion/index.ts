@@ -1,5 +1,6 @@
 import type { ConnectorProvider, Credentials, DiscoveredResource, SyncedObject } from "../provider.js";
 import { ProviderError, nullIfNotFound } from "../provider-error.js";
+import { ApiBase, ProviderTransport } from "../provider-transport.js";
 import { tokenOf } from "../token-credentials.js";
 import { NotionClient, plain, type NotionPage, type NotionUser } from "./client.js";
 import { NOTION_DESCRIPTOR } from "./credentials.js";
@@ -53,7 +54,8 @@ type NotionPullState = DatabaseState | PagesState | ChangesState;
  * found by the reconcile's whole walk.
  */
 export function createNotionProvider(baseUrl: string, now: () => number = Date.now): ConnectorProvider {
-  const client = (credentials: Credentials, signal: AbortSignal): NotionClient => new NotionClient(baseUrl, tokenOf(credentials), signal, now);
+  const transport = new ProviderTransport("Notion", new ApiBase(baseUrl));
+  const client = (credentials: Credentials, signal: AbortSignal): NotionClient => new NotionClient(transport, tokenOf(credentials), signal, now);
 
   /** A page's text and the sub-pages found in it (also inside toggles and columns). */
   async function content(c: NotionClient, pageId: string): Promise<{ text: string; children: string[] }> {

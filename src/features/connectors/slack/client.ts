@@ -1,4 +1,5 @@
-import { jsonBody, ProviderError, providerFetch, retryAfterAt } from "../provider-error.js";
+import { jsonBody, ProviderError, retryAfterAt } from "../provider-error.js";
+import type { ProviderTransport } from "../provider-transport.js";
 
 export interface SlackChannel {
   id: string;
@@ -49,13 +50,13 @@ export const nextCursorOf = (page: Paged): string | null => {
 };
 
 /**
- * Slack Web API over fetch: every call is `POST {base}/{method}` with form fields and a Bearer
+ * Slack Web API through the provider transport: every call is `POST {base}/{method}` with form fields and a Bearer
  * token. Errors come back as HTTP 200 `{ok:false, error}`, rate limits as HTTP 429 with
  * Retry-After; both are classified into ProviderError here.
  */
 export class SlackClient {
   constructor(
-    private readonly baseUrl: string,
+    private readonly transport: ProviderTransport,
     private readonly token: string,
     private readonly signal: AbortSignal,
     private readonly now: () => number = Date.now,
@@ -64,9 +65,10 @@ export class SlackClient {
   async call<T>(method: string, params: Record<string, string | number | boolean | undefined>): Promise<T> {
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined) form.set(k, String(v));
-    const res = await providerFetch("Slack", `${this.baseUrl}/${method}`, {
+    const res = await this.transport.send(this.transport.base.url(`/${method}`), {
       method: "POST",
-      headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/x-www-form-urlencoded" },
+      authorization: `Bearer ${this.token}`,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: form.toString(),
       signal: this.signal,
     });

@@ -1,5 +1,6 @@
 import type { ConnectorProvider, Credentials, PullPage, ResourceRef, SyncedObject } from "../provider.js";
 import { ProviderError, nullIfNotFound } from "../provider-error.js";
+import { ApiBase, ProviderTransport } from "../provider-transport.js";
 import { tokenOf } from "../token-credentials.js";
 import { nextCursorOf, SlackClient, type SlackMessage, type SlackUser } from "./client.js";
 import { SLACK_DESCRIPTOR } from "./credentials.js";
@@ -33,7 +34,8 @@ interface SlackPullState {
  * when its latest_reply is newer than that (or on a first pull).
  */
 export function createSlackProvider(baseUrl: string, now: () => number = Date.now): ConnectorProvider {
-  const client = (credentials: Credentials, signal: AbortSignal): SlackClient => new SlackClient(baseUrl, tokenOf(credentials), signal, now);
+  const transport = new ProviderTransport("Slack", new ApiBase(baseUrl));
+  const client = (credentials: Credentials, signal: AbortSignal): SlackClient => new SlackClient(transport, tokenOf(credentials), signal, now);
 
   /** The senders of `messages` (users.info), adding to `out` (a page's cache). */
   async function users(c: SlackClient, messages: readonly SlackMessage[], out = new Map<string, SlackUser>()): Promise<Map<string, SlackUser>> {
