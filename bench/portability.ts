@@ -135,7 +135,7 @@ try {
   // 1. Export (the service may keep running: the archive is one snapshot).
   const archive = join(work, "bench.tar.gz");
   let started = performance.now();
-  const manifest = await exportDatabase(source.app.store, source.db.dataDir, { database: "bench", out: archive });
+  const { manifest } = await exportDatabase(source.app.store, source.db.dataDir, { database: "bench", out: archive });
   const exportSeconds = seconds(started);
   const archiveMb = statSync(archive).size / 1048576;
   rows.push([

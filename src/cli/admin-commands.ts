@@ -116,7 +116,10 @@ export function registerAdminCommands(program: Command, outputOf: OutputOf): voi
     .description("list API keys (id, organization, prefix, state)")
     .option("--org <org-id>", "only this organization's")
     .action(async (options: { org?: string }, command: Command) => {
-      const keys = await withOrgs((orgs) => orgs.listKeys(options.org ?? null));
+      const keys = await withOrgs(async (orgs) => {
+        if (options.org !== undefined && !(await orgs.getOrganization(options.org))) throw new UsageError(`organization ${options.org} not found`);
+        return orgs.listKeys(options.org ?? null);
+      });
       const rows = keys.map((k) => ({
         id: k.id,
         org_id: k.org_id,

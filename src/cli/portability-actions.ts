@@ -8,7 +8,8 @@ import { openStore, type Store } from "../platform/store/db.js";
 import { migrate } from "../platform/store/migrate.js";
 import { inSystemScope } from "../platform/store/row-scope.js";
 import { exportDatabase } from "../features/portability/export-service.js";
-import { importArchive } from "../features/portability/import-service.js";
+import { importArchive, type ImportedOrganization } from "../features/portability/import-service.js";
+import type { OrganizationHint } from "../features/portability/organization-choice.js";
 import { migrateStore, type MigrateEndpoint } from "../features/portability/migrate-service.js";
 import { SecretBox } from "../features/webhooks/secret-box.js";
 import { withOperatorStore } from "./admin-commands.js";
@@ -42,34 +43,61 @@ async function openAt(where: string): Promise<MigrateEndpoint> {
 
 const redacted = (where: string): string => (isPostgres(where) ? where.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@") : resolve(where));
 
-export async function runExport(options: { database: string; out: string; org?: string }, out: Output): Promise<void> {
-  const config = loadConfig();
-  const manifest = await refusalsAsUsage(() =>
-    withOperatorStore((store) =>
-      exportDatabase(store, config.dataDir, { database: options.database, out: options.out, ...(options.org ? { orgId: options.org } : {}) }),
-    ),
-  );
-  const rows = Object.entries(manifest.counts).map(([table, n]) => `${table}\t${n}`);
-  out.emit([`exported ${manifest.database.name} to ${resolve(options.out)}`, ...rows].join("\n"), { file: resolve(options.out), manifest });
+/** The organization hint of an operator command: --org, else the API key (--api-key, CONTEXT_STORE_API_KEY). */
+export interface OrganizationFlags {
+  readonly org?: string;
+  readonly apiKey?: string;
 }
 
-export async function runImport(options: { in: string; org?: string; as?: string }, out: Output): Promise<void> {
+function hintOf(flags: OrganizationFlags): OrganizationHint {
+  const key = flags.apiKey ?? process.env.CONTEXT_STORE_API_KEY;
+  return { orgId: flags.org, apiKey: key === undefined || key.trim() === "" ? undefined : key.trim() };
+}
+
+const HOW: Readonly<Record<ImportedOrganization["how"], string>> = {
+  option: "named with --org",
+  key: "the API key's",
+  only: "the store's only organization",
+  created: "created now: the store had none",
+};
+
+export async function runExport(options: OrganizationFlags & { database: string; out: string }, out: Output): Promise<void> {
+  const config = loadConfig();
+  const { manifest, organization } = await refusalsAsUsage(() =>
+    withOperatorStore((store) => exportDatabase(store, config.dataDir, { database: options.database, out: options.out, ...hintOf(options) })),
+  );
+  const rows = Object.entries(manifest.counts).map(([table, n]) => `${table}\t${n}`);
+  out.emit(
+    [`exported ${manifest.database.name} of organization ${organization.id} (${HOW[organization.how]}) to ${resolve(options.out)}`, ...rows].join("\n"),
+    {
+      file: resolve(options.out),
+      organization,
+      manifest,
+    },
+  );
+}
+
+export async function runImport(options: OrganizationFlags & { in: string; as?: string }, out: Output): Promise<void> {
   const config = loadConfig();
   const result = await refusalsAsUsage(() =>
     withOperatorStore((store) =>
       importArchive(
         { store, dataDir: config.dataDir, webhookSecrets: new SecretBox(config.webhookSecretKey) },
-        { file: options.in, ...(options.org ? { orgId: options.org } : {}), ...(options.as ? { as: options.as } : {}) },
+        { file: options.in, ...hintOf(options), ...(options.as ? { as: options.as } : {}) },
       ),
     ),
   );
+  const org = result.organization;
   const lines = [
-    `imported ${result.database.name} (${result.database.id}) into organization ${result.database.org_id}`,
+    `imported ${result.database.name} (${result.database.id}) into organization ${org.id} (${HOW[org.how]})`,
+    ...(org.new_api_key === null ? [] : [`its API key (shown once): ${org.new_api_key}`]),
     ...Object.entries(result.counts).map(([table, n]) => `${table}\t${n}`),
   ];
   if (result.requeued > 0) lines.push(`${result.requeued} item(s) were still indexing at export: their jobs were enqueued again`);
   if (result.connectors_needing_credentials > 0)
-    lines.push(`${result.connectors_needing_credentials} connector(s) are paused and need new credentials (PATCH /connectors/{id}, then resume)`);
+    lines.push(
+      `${result.connectors_needing_credentials} connector(s) are paused and need new credentials (PATCH /connectors/{id}, then resume): ${Object.values(result.connector_ids).join(", ")}`,
+    );
   if (result.webhook.new_signing_secret !== null)
     lines.push(`webhook ${result.webhook.url ?? ""} registered with a NEW signing secret (shown once): ${result.webhook.new_signing_secret}`);
   else if (result.webhook.registered) lines.push(`webhook ${result.webhook.url ?? ""} registered (unsigned, as exported)`);

@@ -12,18 +12,22 @@ export function registerPortabilityCommands(program: Command, outputOf: OutputOf
     .description("write one database (items, files, chunks, vectors, graphs, connectors without credentials) to a .tar.gz archive")
     .requiredOption("--database <name>", "the database to export")
     .requiredOption("--out <file>", "the archive to write (.tar.gz)")
-    .option("--org <org-id>", "its organization (optional when the store has one)")
-    .action(async (options: { database: string; out: string; org?: string }, command: Command) => {
+    .option("--org <org-id>", "its organization (default: the API key's, else the store's only one)")
+    .option("--api-key <key>", "an API key of the organization (env CONTEXT_STORE_API_KEY)")
+    .action(async (options: { database: string; out: string; org?: string; apiKey?: string }, command: Command) => {
       await (await import("./portability-actions.js")).runExport(options, outputOf(command));
     });
 
   program
     .command("import")
-    .description("restore an archive as a new database of the configured store (refused when the database exists)")
+    .description(
+      "restore an archive as a new database of the configured store, with new ids (refused when the name is taken); a store with no organization gets one",
+    )
     .requiredOption("--in <file>", "the archive (.tar.gz) written by `export`")
-    .option("--org <org-id>", "the organization to import into (optional when the store has one)")
+    .option("--org <org-id>", "the organization to import into (default: the API key's, else the store's only one, else a new one)")
+    .option("--api-key <key>", "an API key of the organization (env CONTEXT_STORE_API_KEY)")
     .option("--as <name>", "the database's name in this store (default: its name in the archive)")
-    .action(async (options: { in: string; org?: string; as?: string }, command: Command) => {
+    .action(async (options: { in: string; org?: string; apiKey?: string; as?: string }, command: Command) => {
       await (await import("./portability-actions.js")).runImport(options, outputOf(command));
     });
 

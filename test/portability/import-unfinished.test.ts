@@ -44,7 +44,7 @@ test("an import that fails midway leaves nothing; items still indexing at export
   const archive = join(dir, "kb.tar.gz");
   const source = storeOf(sourceDb);
   try {
-    const manifest = await exportDatabase(source, sourceDb.dataDir, { orgId, database: "kb", out: archive });
+    const { manifest } = await exportDatabase(source, sourceDb.dataDir, { orgId, database: "kb", out: archive });
     assert.equal(manifest.counts.context_items, 2);
   } finally {
     await source.close();

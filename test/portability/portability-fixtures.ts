@@ -238,3 +238,41 @@ export function withScoresOf(actual: unknown, expected: unknown, tolerance = 1e-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** The ids an import gives anew: row ids (UUIDs) and the context graph's hashed entity and relationship ids. */
+const GENERATED = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?:ent|rel)_[0-9a-f]{24})$/;
+
+/**
+ * `value` with each generated id (in keys and values) replaced by its order of first appearance
+ * (`#1`, `#2`, ...): two answers are the same up to a consistent renaming of their ids when their
+ * canonical forms are equal. An import gives chunks, items and entities new ids, and nothing else.
+ */
+export function canonicalIds(value: unknown, seen: Map<string, string> = new Map()): unknown {
+  const token = (s: string): string => {
+    if (!GENERATED.test(s)) return s;
+    let t = seen.get(s);
+    if (t === undefined) seen.set(s, (t = `#${seen.size + 1}`));
+    return t;
+  };
+  if (typeof value === "string") return token(value);
+  if (Array.isArray(value)) return value.map((v) => canonicalIds(v, seen));
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[token(k)] = canonicalIds(v, seen);
+  return out;
+}
+
+/** Fields of answers that carry ids an import makes anew (chunks', and the graph's hashed entity ids). */
+const NEW_ID_FIELDS = new Set(["chunk_uuid", "chunk_id", "source_chunk_ids", "entity_id", "source_entity_id", "target_entity_id"]);
+
+/** The chunk and entity ids anywhere in `value` (public source ids, which an import keeps, are not among them). */
+export function chunkAndEntityIdsIn(value: unknown, out: Set<string> = new Set(), field = ""): Set<string> {
+  if (typeof value === "string") {
+    if (NEW_ID_FIELDS.has(field) && GENERATED.test(value)) out.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) chunkAndEntityIdsIn(v, out, field);
+  } else if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) chunkAndEntityIdsIn(v, out, k);
+  }
+  return out;
+}

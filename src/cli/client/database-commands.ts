@@ -40,6 +40,10 @@ export function registerDatabaseCommands(program: Command, outputOf: OutputOf): 
         output.emit(`${status.database}: ready for ingestion`, status);
         return;
       }
+      if (status.status === "failed") {
+        output.emit(`${status.database}: failed`, status);
+        throw new ApiError(0, "PROVISIONING_FAILED", `${name} could not be made ready (status failed); see \`databases status ${name}\``);
+      }
       if (Date.now() > deadline) throw new ApiError(0, "TIMEOUT", `${name} is not ready for ingestion after ${options.timeout} s (status ${status.status})`);
       await new Promise((r) => setTimeout(r, POLL_MS));
     }

@@ -5,6 +5,14 @@ import { clientContext, oneOf, PartialFailure, positiveInteger, scopeOf, snippet
 type Corpus = "knowledge" | "memory";
 const corpusOption = ["--type <type>", "knowledge (default) or memory", oneOf("--type", ["knowledge", "memory"] as const)] as const;
 
+/** A miss (the service answers an unknown id as errored / FILE_NOT_FOUND or MEMORY_NOT_FOUND) or a failed indexing: exit code 1. */
+function statusFailure(statuses: ReadonlyArray<{ indexing_status: string; error_code: string }>): void {
+  const missing = statuses.filter((s) => s.error_code === "FILE_NOT_FOUND" || s.error_code === "MEMORY_NOT_FOUND").length;
+  if (missing > 0) throw new PartialFailure("NOT_FOUND", `${missing} of ${statuses.length} item(s) not found`);
+  const errored = statuses.filter((s) => s.indexing_status === "errored" || s.indexing_status === "failed").length;
+  if (errored > 0) throw new PartialFailure("INDEXING_FAILED", `${errored} of ${statuses.length} item(s) failed to index`);
+}
+
 export function registerItemCommands(program: Command, outputOf: OutputOf): void {
   withConnectionOptions(
     program
@@ -18,6 +26,7 @@ export function registerItemCommands(program: Command, outputOf: OutputOf): void
     const data = await api.call(api.raw.GET("/context/status", { params: { query } }));
     const lines = data.statuses.map((s) => `${s.id}\t${s.indexing_status}${s.error_code ? `\t${s.error_code}: ${s.message}` : ""}`);
     output.emit(lines.join("\n"), data.statuses);
+    statusFailure(data.statuses);
   });
 
   withConnectionOptions(

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Executor, Store } from "../../platform/store/db.js";
 import type { OrgTenancy } from "../../platform/tenancy.js";
+import { pathOfIds } from "../../platform/util/id-paths.js";
 
 /**
  * Where uploaded files live: in DATA_DIR on the embedded backend, in PostgreSQL itself on
@@ -33,26 +34,29 @@ async function sizeOf(store: Store, org: OrgTenancy, id: string): Promise<number
   return row ? Number(row.size) : null;
 }
 
-/** Where the embedded backend keeps a file's bytes (export, import and migrate read and write them there too). */
-export const blobFilePath = (dataDir: string, databaseId: string, id: string): string => join(dataDir, "blobs", databaseId, id);
+/**
+ * Where the embedded backend keeps a file's bytes (export, import and migrate read and write them
+ * there too): DATA_DIR/blobs/<database id>/<blob id>. Both ids must be ids this service generates
+ * (pathOfIds), so a row can name no file outside the blobs folder.
+ */
+export const blobFilePath = (dataDir: string, databaseId: string, id: string): string => pathOfIds(join(dataDir, "blobs"), databaseId, id);
+
+/** A database's folder of files (removed with the database). */
+const blobFolder = (dataDir: string, databaseId: string): string => pathOfIds(join(dataDir, "blobs"), databaseId);
 
 class FileBlobStore implements BlobStore {
-  private readonly dir: string;
-
   constructor(
     private readonly store: Store,
     private readonly dataDir: string,
     private readonly log: BlobLogger,
-  ) {
-    this.dir = join(dataDir, "blobs");
-  }
+  ) {}
 
   private path(databaseId: string, id: string): string {
     return blobFilePath(this.dataDir, databaseId, id);
   }
 
   async put(tx: Executor, id: string, database: BlobOwner, bytes: Uint8Array): Promise<void> {
-    mkdirSync(join(this.dir, database.id), { recursive: true });
+    mkdirSync(blobFolder(this.dataDir, database.id), { recursive: true });
     writeFileSync(this.path(database.id, id), bytes);
     await tx
       .insertInto("blobs")
@@ -84,7 +88,7 @@ class FileBlobStore implements BlobStore {
 
   async deleteDatabase(tx: Executor, database: BlobOwner): Promise<void> {
     await tx.deleteFrom("blobs").where("org_id", "=", database.org_id).where("database_id", "=", database.id).execute();
-    rmSync(join(this.dir, database.id), { recursive: true, force: true });
+    rmSync(blobFolder(this.dataDir, database.id), { recursive: true, force: true });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Store } from "../../platform/store/db.js";
+import type { Executor, Store } from "../../platform/store/db.js";
 import { SettingsStore } from "../../platform/store/settings.js";
 import { displayPrefix, hashApiKey, newApiKey, newId } from "../../platform/util/ids.js";
 import { OrgStore, type ApiKeyRow, type Organization } from "./store.js";
@@ -89,18 +89,24 @@ export class OrgService {
    */
   async createFirstOrganization(): Promise<FirstOrganization | null> {
     if (await this.orgs.hasOrganizations()) return null;
-    return this.store.transaction(async (tx) => {
-      const orgs = new OrgStore(tx);
-      const orgId = newId();
-      const claimed = await new SettingsStore(tx).getOrCreate(FIRST_RUN_SETTING, () => orgId, this.now());
-      if (claimed !== orgId || (await orgs.hasOrganizations())) return null;
-      const org = { id: orgId, name: "default", created_at: this.now() };
-      await orgs.createOrganization(org);
-      const key = newApiKey();
-      const row = this.keyRow(org.id, "first-run", key);
-      await orgs.insertKey(row);
-      return { org, key, row };
-    });
+    return this.store.transaction((tx) => this.createFirstOrganizationIn(tx));
+  }
+
+  /**
+   * `createFirstOrganization` in the caller's transaction (an import into a store that has no
+   * organization yet creates it with the database it restores, or not at all).
+   */
+  async createFirstOrganizationIn(tx: Executor, keyName = "first-run"): Promise<FirstOrganization | null> {
+    const orgs = new OrgStore(tx);
+    const orgId = newId();
+    const claimed = await new SettingsStore(tx).getOrCreate(FIRST_RUN_SETTING, () => orgId, this.now());
+    if (claimed !== orgId || (await orgs.hasOrganizations())) return null;
+    const org = { id: orgId, name: "default", created_at: this.now() };
+    await orgs.createOrganization(org);
+    const key = newApiKey();
+    const row = this.keyRow(org.id, keyName, key);
+    await orgs.insertKey(row);
+    return { org, key, row };
   }
 
   /**

@@ -83,6 +83,9 @@ export class ArchiveWriter {
 
 const invalid = (message: string): AppError => new AppError("INVALID_INPUT", message);
 
+const ENTRY_NAME = /^(?:\.\/)?(?:manifest\.json|tables\/?|tables\/[a-z_]+\.jsonl)$/;
+const isArchiveEntry = (path: string, type: string): boolean => (type === "File" || type === "Directory") && ENTRY_NAME.test(path);
+
 function checkManifest(value: unknown): Manifest {
   if (value === null || typeof value !== "object") throw invalid("the archive's manifest.json is not an object");
   const m = value as Partial<Manifest>;
@@ -105,7 +108,9 @@ export class ArchiveReader {
     const dir = mkdtempSync(join(tmpdir(), "cs-import-"));
     try {
       try {
-        await tar.x({ file, cwd: dir, strict: true });
+        // Only the archive's own regular files: no link, device or other name is unpacked, so an
+        // archive cannot point a table file at something outside the temporary directory.
+        await tar.x({ file, cwd: dir, strict: true, filter: (path, entry) => "type" in entry && isArchiveEntry(path, entry.type) });
       } catch (err) {
         throw invalid(`cannot unpack ${file}: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -1,15 +1,19 @@
 import { AppError } from "../../platform/errors/app-error.js";
 import type { Store } from "../../platform/store/db.js";
 import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, ArchiveWriter, type Manifest } from "./archive.js";
-import { chooseOrganization } from "./organization-choice.js";
+import { chooseOrganization, type OrganizationChoice, type OrganizationHint } from "./organization-choice.js";
 import { findLiveDatabase, schemaLevel, webhookEndpoint, type PlainRow } from "./portability-store.js";
 import { portablePages } from "./source-rows.js";
 import { DATABASE_TABLES } from "./table-plan.js";
 
-export interface ExportRequest {
-  readonly orgId?: string;
+export interface ExportRequest extends OrganizationHint {
   readonly database: string;
   readonly out: string;
+}
+
+export interface ExportResult {
+  readonly manifest: Manifest;
+  readonly organization: OrganizationChoice;
 }
 
 /** The organization's webhook registration travels without its signing secret: only whether it had one. */
@@ -24,8 +28,10 @@ function withoutSecrets(table: string, row: PlainRow): PlainRow {
  * keep running: the archive is the state at the snapshot's start). Connector credentials and the
  * webhook signing secret are left out; jobs, the query log, feedback and webhook deliveries too.
  */
-export async function exportDatabase(store: Store, dataDir: string, request: ExportRequest): Promise<Manifest> {
-  const orgId = await chooseOrganization(store.db, request.orgId);
+export async function exportDatabase(store: Store, dataDir: string, request: ExportRequest): Promise<ExportResult> {
+  const organization = await chooseOrganization(store, request);
+  if (organization === null) throw new AppError("NOT_FOUND", "the store has no organization, so no database to export");
+  const orgId = organization.id;
   const database = await findLiveDatabase(store.db, orgId, request.database);
   if (!database) throw new AppError("DATABASE_NOT_FOUND", `database ${request.database} not found in organization ${orgId}`);
   const writer = new ArchiveWriter(request.out);
@@ -46,7 +52,7 @@ export async function exportDatabase(store: Store, dataDir: string, request: Exp
       }
       return schemaLevel(tx);
     });
-    return await writer.finish({
+    const manifest = await writer.finish({
       format: ARCHIVE_FORMAT,
       format_version: ARCHIVE_FORMAT_VERSION,
       created_at: new Date().toISOString(),
@@ -54,6 +60,7 @@ export async function exportDatabase(store: Store, dataDir: string, request: Exp
       schema_level: level,
       database: { id: database.id, name: request.database, org_id: orgId },
     });
+    return { manifest, organization };
   } finally {
     writer.discard();
   }

@@ -4,23 +4,35 @@ import type { Executor, Store } from "../../platform/store/db.js";
 import { graphJobKey, ingestJobKey } from "../ingestion/service.js";
 import type { SecretBox } from "../webhooks/secret-box.js";
 import { generateSigningSecret } from "../webhooks/signing.js";
+import { OrgService } from "../organizations/service.js";
+import { ArchiveIds } from "./archive-ids.js";
 import { ArchiveReader, type Manifest } from "./archive.js";
 import { recreateDerivedIndexes } from "./derived-indexes.js";
 import { WEBHOOK_TABLE } from "./export-service.js";
-import { chooseOrganization } from "./organization-choice.js";
-import { databaseIdTaken, findLiveDatabase, insertRows, schemaLevel, unfinishedItems, webhookEndpoint } from "./portability-store.js";
+import { chooseOrganization, type OrganizationChoice, type OrganizationHint } from "./organization-choice.js";
+import { findLiveDatabase, insertRows, schemaLevel, tableColumns, unfinishedItems, webhookEndpoint, type ColumnInfo } from "./portability-store.js";
 import { RowCopier } from "./row-copier.js";
 import { DATABASE_TABLES } from "./table-plan.js";
 
-export interface ImportRequest {
+export interface ImportRequest extends OrganizationHint {
   readonly file: string;
-  readonly orgId?: string;
   /** The database's name in the target; the archive's when absent. */
   readonly as?: string;
 }
 
+/** The organization imported into; `created` when the store had none (with its first API key, shown once). */
+export interface ImportedOrganization {
+  readonly id: string;
+  readonly how: OrganizationChoice["how"] | "created";
+  readonly new_api_key: string | null;
+}
+
 export interface ImportResult {
+  /** The new database: its id is new in this store (so are its items', files', chunks', connectors' and graphs'). */
   readonly database: { readonly id: string; readonly name: string; readonly org_id: string };
+  readonly organization: ImportedOrganization;
+  /** The imported connectors' ids in this store, by their id in the archive. */
+  readonly connector_ids: Readonly<Record<string, string>>;
   readonly counts: Readonly<Record<string, number>>;
   /** Items whose indexing had not ended at export: their pipeline jobs were enqueued again. */
   readonly requeued: number;
@@ -38,20 +50,28 @@ export interface ImportTarget {
   readonly now?: () => number;
 }
 
-async function checkTarget(target: ImportTarget, manifest: Manifest, orgId: string, name: string): Promise<void> {
+async function checkSchemaLevel(target: ImportTarget, manifest: Manifest): Promise<void> {
   const level = await schemaLevel(target.store.db);
   if (manifest.schema_level !== level)
     throw new AppError(
       "INVALID_INPUT",
       `the archive was written at schema level ${manifest.schema_level} and this store is at ${level}: import with the version of context-store that exported it`,
     );
+}
+
+async function checkNameFree(target: ImportTarget, orgId: string, name: string): Promise<void> {
   if (await findLiveDatabase(target.store.db, orgId, name))
     throw new AppError("DATABASE_ALREADY_EXISTS", `database ${name} already exists in organization ${orgId}: import under another name with --as`);
-  if (await databaseIdTaken(target.store.db, manifest.database.id))
-    throw new AppError(
-      "DATABASE_ALREADY_EXISTS",
-      `this store already holds the archive's database (id ${manifest.database.id}): an archive is imported once per store (item and database ids are kept)`,
-    );
+}
+
+/** The target's columns of each table, read once. */
+function columnsOf(target: ImportTarget): (table: string) => Promise<readonly ColumnInfo[]> {
+  const cache = new Map<string, Promise<ColumnInfo[]>>();
+  return (table) => {
+    let columns = cache.get(table);
+    if (!columns) cache.set(table, (columns = tableColumns(target.store.db, target.store.backend, table)));
+    return columns;
+  };
 }
 
 /** Enqueues the pipeline job of every item whose indexing had not ended when it was exported. */
@@ -70,9 +90,12 @@ async function requeueUnfinished(tx: Executor, queue: JobQueue, databaseId: stri
 
 /**
  * Restores an archive into the target store as a new database of one organization, in one
- * transaction: a failure (or a refusal) leaves the store as it was. Database, item, chunk and
- * connector ids are kept (entity ids of the context graph are derived from the database id);
- * the organization and the store's serial keys are the target's.
+ * transaction: a failure (or a refusal) leaves the store as it was. Every row is checked first,
+ * before anything is written (archive-ids.ts), and every id the service generated is new in the
+ * target: the database's, its items', files', chunks', connectors' and graphs' (the context
+ * graph's entity and relationship ids are derived for the new database). Source ids, names and
+ * contents are kept; the store's serial keys are the target's. A store with no organization gets
+ * its first one ("default", with an API key shown once) in the same transaction.
  */
 export async function importArchive(target: ImportTarget, request: ImportRequest): Promise<ImportResult> {
   const reader = await ArchiveReader.open(request.file);
@@ -80,35 +103,49 @@ export async function importArchive(target: ImportTarget, request: ImportRequest
   const now = (target.now ?? Date.now)();
   try {
     const manifest = reader.manifest;
-    const orgId = await chooseOrganization(store.db, request.orgId);
+    await checkSchemaLevel(target, manifest);
+    const ids = await ArchiveIds.read(reader, columnsOf(target));
+    const chosen = await chooseOrganization(store, request);
     const name = request.as ?? manifest.database.name;
-    await checkTarget(target, manifest, orgId, name);
-    const copier = new RowCopier(store.backend, target.dataDir, { orgId, databaseName: name, connectorsNeedCredentials: true, now });
+    if (chosen !== null) await checkNameFree(target, chosen.id, name);
     const queue = new JobQueue(store, () => now);
+    let copier: RowCopier | null = null;
     try {
       const outcome = await store.transaction(async (tx) => {
+        const organization = chosen ? { id: chosen.id, how: chosen.how, new_api_key: null } : await createOrganization(tx, store, now);
+        copier = new RowCopier(store.backend, target.dataDir, { orgId: organization.id, databaseName: name, connectorsNeedCredentials: true, now, ids });
         for (const plan of DATABASE_TABLES) {
           for await (const rows of reader.rows(plan.table)) await copier.copy(tx, plan.table, rows);
         }
-        const requeued = await requeueUnfinished(tx, queue, manifest.database.id);
-        const webhook = await restoreWebhook(tx, target, reader, orgId, now);
-        return { requeued, webhook };
+        const requeued = await requeueUnfinished(tx, queue, ids.databaseId);
+        const webhook = await restoreWebhook(tx, target, reader, organization.id, now);
+        return { requeued, webhook, organization, counts: copier.counts };
       });
       await recreateDerivedIndexes(store, target.dataDir);
       return {
-        database: { id: manifest.database.id, name, org_id: orgId },
-        counts: copier.counts,
+        database: { id: ids.databaseId, name, org_id: outcome.organization.id },
+        organization: outcome.organization,
+        connector_ids: Object.fromEntries(ids.connectors),
+        counts: outcome.counts,
         requeued: outcome.requeued,
-        connectors_needing_credentials: copier.counts.connectors ?? 0,
+        connectors_needing_credentials: outcome.counts.connectors ?? 0,
         webhook: outcome.webhook,
       };
     } catch (err) {
-      copier.discardFiles();
+      (copier as RowCopier | null)?.discardFiles();
       throw err;
     }
   } finally {
     reader.close();
   }
+}
+
+/** The store's first organization, made by the import (as the service's first start would). */
+async function createOrganization(tx: Executor, store: Store, now: number): Promise<ImportedOrganization> {
+  const first = await new OrgService(store, () => now).createFirstOrganizationIn(tx, "import");
+  if (first === null)
+    throw new AppError("INVALID_INPUT", "the store's first organization was made by another process meanwhile: run the import again (or name one with --org)");
+  return { id: first.org.id, how: "created", new_api_key: first.key };
 }
 
 async function restoreWebhook(tx: Executor, target: ImportTarget, reader: ArchiveReader, orgId: string, now: number): Promise<ImportResult["webhook"]> {

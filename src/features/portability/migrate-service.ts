@@ -51,7 +51,13 @@ export async function migrateStore(source: MigrateEndpoint, target: MigrateEndpo
   if (sourceLevel !== targetLevel) throw new AppError("INVALID_INPUT", `the source is at schema level ${sourceLevel} and the target at ${targetLevel}`);
   if ((await organizationIds(target.store.db)).length > 0)
     throw new AppError("INVALID_INPUT", "the target store is not empty (it has organizations): migrate only into a new, empty store");
-  const copier = new RowCopier(target.store.backend, target.dataDir, { orgId: null, databaseName: null, connectorsNeedCredentials: false, now: now() });
+  const copier = new RowCopier(target.store.backend, target.dataDir, {
+    orgId: null,
+    databaseName: null,
+    connectorsNeedCredentials: false,
+    now: now(),
+    ids: null,
+  });
   const sourceCounts: Record<string, number> = {};
   try {
     await source.store.snapshot((read) =>

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
-import type { Executor } from "../../platform/store/db.js";
+import type { Backend, Executor } from "../../platform/store/db.js";
 import type { TablePlan } from "./table-plan.js";
 
 /** A row as the driver returns it (or as it is to be written), column by column. */
@@ -123,4 +123,33 @@ export async function unfinishedItems(db: Executor, databaseId: string): Promise
   const { rows } = await sql<{ id: string; generation: number; status: string }>`SELECT id, generation, status FROM context_items
     WHERE database_id = ${databaseId} AND status NOT IN ('completed', 'errored') ORDER BY id`.execute(db);
   return rows.map((r) => ({ id: r.id, generation: Number(r.generation), status: r.status }));
+}
+
+/** A column of a table as an archived row must fill it. */
+export interface ColumnInfo {
+  readonly name: string;
+  /** What the column holds: whole numbers, text, or bytes (a file's, a vector's; base64 in an archive). */
+  readonly kind: "integer" | "text" | "bytes";
+  /** NOT NULL without a default: a row must give it. */
+  readonly required: boolean;
+}
+
+const kindOf = (declared: string): ColumnInfo["kind"] => {
+  const type = declared.toLowerCase();
+  if (type.includes("int")) return "integer";
+  if (type === "blob" || type === "bytea" || type === "user-defined" || type === "vector") return "bytes";
+  return "text";
+};
+
+/** The columns of one of the store's tables, from its catalog. */
+export async function tableColumns(db: Executor, backend: Backend, table: string): Promise<ColumnInfo[]> {
+  if (backend === "sqlite") {
+    const { rows } = await sql<{ name: string; type: string; nn: number; dflt: unknown; pk: number }>`
+      SELECT name, type, "notnull" AS nn, dflt_value AS dflt, pk FROM pragma_table_info(${table})`.execute(db);
+    return rows.map((r) => ({ name: r.name, kind: kindOf(r.type), required: (Number(r.nn) === 1 || Number(r.pk) > 0) && r.dflt === null }));
+  }
+  const { rows } = await sql<{ name: string; type: string; nullable: string; dflt: unknown }>`
+    SELECT column_name AS name, data_type AS type, is_nullable AS nullable, column_default AS dflt
+    FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table}`.execute(db);
+  return rows.map((r) => ({ name: r.name, kind: kindOf(r.type), required: r.nullable === "NO" && r.dflt === null }));
 }

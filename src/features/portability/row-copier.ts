@@ -1,7 +1,9 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { AppError } from "../../platform/errors/app-error.js";
 import type { Backend, Executor } from "../../platform/store/db.js";
 import { blobFilePath } from "../items/blob-store.js";
+import type { ArchiveIds } from "./archive-ids.js";
 import { insertRows, type OnConflict, type PlainRow } from "./portability-store.js";
 import { fromPortable } from "./row-codec.js";
 import { SERIAL_KEYS } from "./table-plan.js";
@@ -15,6 +17,8 @@ export interface CopyRules {
   /** Connectors arrive without credentials: paused and marked as needing re-authentication (import). */
   readonly connectorsNeedCredentials: boolean;
   readonly now: number;
+  /** The archive's ids and their new ones (import); null keeps every id (migrate). */
+  readonly ids: ArchiveIds | null;
 }
 
 const REAUTH_REASON = "imported from an archive, which carries no credentials: PATCH the connector with new credentials, then resume it";
@@ -30,12 +34,14 @@ const ON_CONFLICT: Readonly<Record<string, OnConflict>> = {
  * Writes portable rows into a target store's transaction, table by table in plan order. Serial
  * keys (chunk_key, triplet_key) are assigned by the target in the source's order, and chunk keys
  * are mapped for the postings and vectors that follow their chunks. On SQLite a file's bytes go
- * to DATA_DIR/blobs like an upload's; `discardFiles` removes them again when the transaction fails.
+ * to DATA_DIR/blobs like an upload's, never over a file that is there; `discardFiles` removes what
+ * this copy created (files, then the folders it made, if empty) when the transaction fails.
  */
 export class RowCopier {
   readonly counts: Record<string, number> = {};
   private readonly chunkKeys = new Map<number, number>();
   private readonly files: string[] = [];
+  private readonly folders: string[] = [];
 
   constructor(
     private readonly backend: Backend,
@@ -56,9 +62,17 @@ export class RowCopier {
     this.counts[table] = (this.counts[table] ?? 0) + rows.length;
   }
 
-  /** Removes the files written for blobs (the transaction that indexed them failed). */
+  /** Removes the files and folders this copy created for blobs (the transaction that indexed them failed). */
   discardFiles(): void {
     for (const file of this.files) rmSync(file, { force: true });
+    for (const folder of this.folders.reverse()) {
+      try {
+        rmdirSync(folder);
+      } catch (err) {
+        // Not empty (something else was put there meanwhile) or gone: left as it is.
+        if (!["ENOTEMPTY", "ENOENT", "EEXIST"].includes((err as NodeJS.ErrnoException).code ?? "")) throw err;
+      }
+    }
   }
 
   private async insertChunks(tx: Executor, rows: readonly PlainRow[]): Promise<void> {
@@ -77,12 +91,13 @@ export class RowCopier {
 
   private newChunkKey(old: unknown): number {
     const key = this.chunkKeys.get(Number(old));
-    if (key === undefined) throw new Error(`a row refers to chunk ${String(old)}, which the source does not hold`);
+    if (key === undefined)
+      throw new AppError("INVALID_INPUT", `a vector refers to chunk key ${String(old)}, which the source does not hold: nothing was copied`);
     return key;
   }
 
   private remapped(table: string, source: PlainRow): PlainRow {
-    const row: PlainRow = { ...source };
+    const row: PlainRow = this.rules.ids ? this.rules.ids.rewrite(table, source) : { ...source };
     if (this.rules.orgId !== null && "org_id" in row) row.org_id = this.rules.orgId;
     if (table === "context_vectors") row.chunk_key = this.newChunkKey(row.chunk_key);
     if (this.rules.databaseName !== null) {
@@ -118,8 +133,10 @@ export class RowCopier {
     const stored = fromPortable(table, row, this.backend);
     if (table === "blobs" && this.backend === "sqlite" && typeof row.data === "string") {
       const file = blobFilePath(this.dataDir, String(row.database_id), String(row.id));
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, Buffer.from(row.data, "base64"));
+      const made = mkdirSync(dirname(file), { recursive: true });
+      if (made !== undefined) this.folders.push(made, ...(made === dirname(file) ? [] : [dirname(file)]));
+      // "wx": a file already at this path is someone's; the copy fails instead of replacing it.
+      writeFileSync(file, Buffer.from(row.data, "base64"), { flag: "wx" });
       this.files.push(file);
     }
     return stored;

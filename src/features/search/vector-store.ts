@@ -10,6 +10,7 @@ import { CORPORA, contentScopeOnly, scopeColumns, type ContentScope } from "../i
 import type { OrgTenancy } from "../../platform/tenancy.js";
 import { UsearchIndex } from "../../engines/vector-index/index.js";
 import { yieldToEventLoop } from "../../platform/util/yield-to-event-loop.js";
+import { pathOfIds } from "../../platform/util/id-paths.js";
 
 /** A saved index file against the table: `indexed` null when there is no file. */
 export interface IndexFileCheck {
@@ -267,7 +268,7 @@ export class VectorStore {
         this.progress.delete(name);
       }
     }
-    rmSync(join(this.indexDir, databaseId), { recursive: true, force: true });
+    rmSync(pathOfIds(this.indexDir, databaseId), { recursive: true, force: true });
   }
 
   /**

@@ -17,3 +17,13 @@ export const hashApiKey = (key: string): string => createHash("sha256").update(k
 
 /** A few leading characters so operators can tell keys apart; never enough to be the key. */
 export const displayPrefix = (key: string): string => key.slice(0, Math.min(8, Math.floor(key.length / 4)));
+
+/**
+ * The text form of every row id the service makes: newId's UUIDv7, and the UUIDv4 of stores from
+ * before it (lowercase hex in 8-4-4-4-12 groups). Ids that reach a file path (a file's bytes on the
+ * embedded backend) or come from outside (an imported archive) must have it: nothing else can
+ * hold `/`, `..` or an absolute path.
+ */
+const GENERATED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const isGeneratedId = (value: unknown): value is string => typeof value === "string" && GENERATED_ID.test(value);
