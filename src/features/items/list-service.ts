@@ -53,6 +53,7 @@ export class ListService {
       sourceFields: q.sourceFields,
       principals: q.principals,
       now: this.now(),
+      search: q.search,
     };
     const list = new ListStore(this.store.reader, this.store.backend);
     const { total, rows } = await list.page(v, q.foldThreads, q.pageSize, (q.page - 1) * q.pageSize);
