@@ -54,8 +54,9 @@ export async function graphScreens(): Promise<GraphScreens> {
       name: "cypher",
       hash: "#/cypher",
       prepare: async (page) => {
-        await page.locator('[data-testid="cypher-database"] option[value="social"]').waitFor({ state: "attached" });
-        await page.getByTestId("cypher-database").selectOption("social");
+        // The console's one database choice is the header's: graph databases are listed there too.
+        await page.locator('[data-testid="database-picker"] option[value="social"]').waitFor({ state: "attached" });
+        await page.getByTestId("database-picker").selectOption("social");
         await page.getByTestId("cypher-collection").fill("people");
         await page.getByTestId("cypher-query").fill(CYPHER);
         await page.getByTestId("cypher-run").click();

@@ -2,22 +2,21 @@ import { useMemo, useState } from "preact/hooks";
 import { createApiClient, type ApiClient } from "../../src/client/api-client.js";
 import { DEFAULT_ROUTE, resolveRoute, routes } from "./routes.js";
 import { navigate, useHashPath } from "./ui/hash-route.js";
+import { GraphDatabaseChosen } from "./ui/page.js";
 import { ScopePicker } from "./ui/scope-picker.js";
 import { session, serviceBaseUrl } from "./ui/session.js";
 import { SignIn } from "./ui/sign-in.js";
+import { useDatabases } from "./ui/use-databases.js";
 
-const SECTIONS = ["Data", "Explore", "Integrations"] as const;
+const SECTIONS = ["Data", "Explore", "Integrations", "Settings"] as const;
 
-/** The shell: sign-in, then the header (scope pickers, sign out), the left navigation and the routed screen. */
+/** Sign-in, then the shell. */
 export function App() {
   const [api, setApi] = useState<ApiClient | null>(() => {
     const key = session.apiKey();
     return key === null ? null : createApiClient({ baseUrl: serviceBaseUrl(), apiKey: key });
   });
-  const [database, setDatabase] = useState<string | null>(session.database());
-  const [collection, setCollection] = useState<string | null>(session.collection());
   const path = useHashPath();
-  const route = useMemo(() => resolveRoute(path), [path]);
 
   if (api === null) {
     return (
@@ -30,6 +29,26 @@ export function App() {
       />
     );
   }
+  return (
+    <Shell
+      api={api}
+      path={path}
+      onSignOut={() => {
+        session.clear();
+        setApi(null);
+      }}
+    />
+  );
+}
+
+/** The header (scope pickers, sign out), the left navigation and the routed screen. */
+function Shell(props: { api: ApiClient; path: string; onSignOut: () => void }) {
+  const { api, path } = props;
+  const [database, setDatabase] = useState<string | null>(session.database());
+  const [collection, setCollection] = useState<string | null>(session.collection());
+  const databases = useDatabases(api);
+  const route = useMemo(() => resolveRoute(path), [path]);
+  const kind = databases.data?.find((d) => d.database === database)?.kind ?? null;
 
   const chooseDatabase = (name: string | null) => {
     session.setDatabase(name);
@@ -42,14 +61,10 @@ export function App() {
     session.setCollection(name);
     setCollection(name);
   };
-  const signOut = () => {
-    session.clear();
-    setApi(null);
-    setDatabase(null);
-    setCollection(null);
-  };
 
   const Screen = route?.entry.screen;
+  // Knowledge, memories and their graph live in context databases; a graph database holds Cypher graphs only.
+  const wrongKind = route?.entry.needs === "context" && database !== null && kind === "graph";
   return (
     <div class="shell">
       <aside class="nav" data-testid="nav">
@@ -77,13 +92,22 @@ export function App() {
       </aside>
       <div class="main">
         <header class="topbar">
-          <ScopePicker api={api} database={database} collection={collection} onDatabase={chooseDatabase} onCollection={chooseCollection} />
-          <button type="button" class="link" data-testid="sign-out" onClick={signOut}>
+          <ScopePicker
+            api={api}
+            databases={databases.data}
+            database={database}
+            collection={collection}
+            onDatabase={chooseDatabase}
+            onCollection={chooseCollection}
+          />
+          <button type="button" class="link" data-testid="sign-out" onClick={props.onSignOut}>
             Sign out
           </button>
         </header>
         <main class="content">
-          {Screen && route ? (
+          {wrongKind && database !== null ? (
+            <GraphDatabaseChosen title={route?.entry.nav ?? "Context"} database={database} />
+          ) : Screen && route ? (
             <Screen
               key={path}
               api={api}
@@ -92,6 +116,7 @@ export function App() {
               params={route.params}
               navigate={navigate}
               chooseDatabase={chooseDatabase}
+              refreshDatabases={databases.refresh}
             />
           ) : (
             <div class="page" data-testid="not-found">

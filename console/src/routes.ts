@@ -20,17 +20,19 @@ export interface RouteEntry {
   readonly screen: FunctionComponent<ScreenProps>;
   /** The label in the left navigation; routes without one are reached by links. */
   readonly nav?: string;
-  readonly section?: "Data" | "Explore" | "Integrations";
+  readonly section?: "Data" | "Explore" | "Integrations" | "Settings";
+  /** `context`: the screen reads knowledge and memories, so a chosen graph database is refused in its place. */
+  readonly needs?: "context";
 }
 
 export const routes: readonly RouteEntry[] = [
   { pattern: "/databases", screen: DatabasesScreen, nav: "Databases", section: "Data" },
-  { pattern: "/upload", screen: UploadScreen, nav: "Upload", section: "Data" },
-  { pattern: "/items", screen: ItemsScreen, nav: "Items", section: "Data" },
-  { pattern: "/items/:id", screen: ItemScreen },
-  { pattern: "/query", screen: QueryScreen, nav: "Query playground", section: "Explore" },
-  { pattern: "/subgraph", screen: SubgraphScreen, nav: "Graph explorer", section: "Explore" },
-  { pattern: "/subgraph/:id", screen: SubgraphScreen },
+  { pattern: "/upload", screen: UploadScreen, nav: "Upload", section: "Data", needs: "context" },
+  { pattern: "/items", screen: ItemsScreen, nav: "Items", section: "Data", needs: "context" },
+  { pattern: "/items/:id", screen: ItemScreen, needs: "context" },
+  { pattern: "/query", screen: QueryScreen, nav: "Query playground", section: "Explore", needs: "context" },
+  { pattern: "/subgraph", screen: SubgraphScreen, nav: "Graph explorer", section: "Explore", needs: "context" },
+  { pattern: "/subgraph/:id", screen: SubgraphScreen, needs: "context" },
   { pattern: "/cypher", screen: CypherScreen, nav: "Cypher console", section: "Explore" },
   { pattern: "/connectors", screen: ConnectorsScreen, nav: "Connectors", section: "Integrations" },
   { pattern: "/connectors/:id", screen: ConnectorDetailScreen },

@@ -3216,6 +3216,8 @@ export interface paths {
             include_fields?: string[] | null;
             acl?: string[] | string | (never | null);
             fold_threads?: boolean;
+            /** @description Full-text filter (an extension): every whitespace-separated word must occur in the item's title or indexed text; substring match, ASCII letters case-insensitive; up to 20 words */
+            search?: string | null;
             max_comments?: number;
           };
         };

@@ -29,8 +29,10 @@ test("Cypher console: create a graph database, write with params, read nodes and
 
   await page.getByTestId("graph-database-name").fill("social");
   await page.getByTestId("graph-database-create").click();
-  await page.locator('[data-testid="cypher-database"] option[value="social"]').waitFor({ state: "attached" });
-  assert.equal(await page.getByTestId("cypher-database").inputValue(), "social");
+  // The new graph database becomes the console's chosen one: the header's picker lists and shows it.
+  await page.locator('[data-testid="database-picker"] option[value="social"]').waitFor({ state: "attached" });
+  assert.equal(await page.getByTestId("database-picker").inputValue(), "social");
+  assert.match((await page.getByTestId("cypher-database").textContent()) ?? "", /social/);
   await page.getByTestId("cypher-collection").fill("people");
 
   await run(page, "CREATE (a:Person {name: $a})-[:KNOWS {since: 2020}]->(b:Person {name: $b})", '{"a": "Ada", "b": "Grace"}');
@@ -91,7 +93,7 @@ test("Cypher console: a syntax error shows the service's code and message; bad p
   await openConsole(page, app.baseUrl, app.key, "#/cypher");
   await page.getByTestId("graph-database-name").fill("errors");
   await page.getByTestId("graph-database-create").click();
-  await page.locator('[data-testid="cypher-database"] option[value="errors"]').waitFor({ state: "attached" });
+  await page.locator('[data-testid="database-picker"] option[value="errors"]').waitFor({ state: "attached" });
 
   await run(page, "MATCH (n RETURN n");
   const banner = page.getByTestId("cypher-error");

@@ -30,6 +30,41 @@ after(async () => {
   await app.close();
 });
 
+test("items: full-text search over titles and text, with the other filters, a word at a time", async (t) => {
+  const { page, context, problems } = await newConsolePage(browser);
+  t.after(() => context.close());
+  await openConsole(page, app.baseUrl, app.key, "#/items");
+  await chooseScope(page, "kb");
+  const titles = async () => (await page.getByTestId("item-link").allTextContents()).sort();
+  await waitForCount(page.getByTestId("item-link"), 3);
+
+  // A word of the text only (the guide's rollback section), in another case.
+  const listed = page.waitForRequest((r) => r.url().endsWith("/context/list") && r.method() === "POST");
+  await page.getByTestId("filter-search").fill("CONTAINER");
+  await page.getByTestId("apply-filters").click();
+  assert.equal((((await listed).postDataJSON() as Record<string, unknown>) ?? {}).search, "CONTAINER");
+  await waitForCount(page.getByTestId("item-link"), 1);
+  assert.deepEqual(await titles(), ["Deployment guide"]);
+
+  // Words of the title: both notes; with the metadata filter, only the eng one.
+  await page.getByTestId("filter-search").fill("notes");
+  await page.getByTestId("apply-filters").click();
+  await waitForCount(page.getByTestId("item-link"), 2);
+  assert.deepEqual(await titles(), ["Build notes", "On-call notes"]);
+  await page.getByTestId("filter-metadata").fill('{"team": "eng"}');
+  await page.getByTestId("apply-filters").click();
+  await waitForCount(page.getByTestId("item-link"), 1);
+  assert.deepEqual(await titles(), ["Build notes"]);
+
+  // Every word must occur; none does here, and the page says so.
+  await page.getByTestId("filter-metadata").fill("");
+  await page.getByTestId("filter-search").fill("notes container");
+  await page.getByTestId("apply-filters").click();
+  await page.getByTestId("items-table").getByText("No item has every word", { exact: false }).waitFor();
+  assert.equal(await page.getByTestId("item-link").count(), 0);
+  assert.deepEqual(problems, []);
+});
+
 test("items: browse, filter by metadata and source type, open one; edit its metadata, download its file, delete it", async (t) => {
   const { page, context } = await newConsolePage(browser);
   t.after(() => context.close());

@@ -19,8 +19,12 @@ test("sign in: a wrong key shows 401 UNAUTHORIZED with the service's message, th
   const { page, context, problems } = await newConsolePage(browser);
   t.after(() => context.close());
   await page.goto(`${app.baseUrl}/console/`);
+  // The placeholder shows how the service's keys begin (csk_), not some other product's prefix.
+  const placeholder = (await page.getByTestId("api-key-input").getAttribute("placeholder")) ?? "";
+  assert.match(placeholder, /^csk_/);
+  assert.ok(app.key.startsWith(placeholder.replace(/[….]+$/, "")), `${app.key.slice(0, 4)}… begins like the placeholder ${placeholder}`);
 
-  await page.getByTestId("api-key-input").fill("cs_not_a_real_key_at_all");
+  await page.getByTestId("api-key-input").fill("csk_not_a_real_key_at_all");
   await page.getByTestId("sign-in-button").click();
   const banner = page.getByTestId("error-banner");
   await banner.waitFor();

@@ -1,64 +1,53 @@
-// The graph area's databases and collections: choose where a Cypher query runs, create a graph
-// database, drop a collection. Any database of the organization can hold graph collections.
+// The graph area's collections in the database chosen in the header: choose where a Cypher query
+// runs, create a graph database (it becomes the console's chosen database), drop a collection.
+// Any database of the organization can hold graph collections.
 import { useState } from "preact/hooks";
 import type { ApiClient } from "../../../src/client/api-client.js";
 import { ConfirmButton } from "../ui/confirm-button.js";
 import { ErrorBanner } from "../ui/error-banner.js";
 import { useAction, useApi } from "../ui/use-polling.js";
 
-export interface GraphTarget {
-  readonly database: string;
-  readonly collection: string;
-}
-
 export interface GraphAreaPickerProps {
   readonly api: ApiClient;
-  readonly target: GraphTarget;
-  readonly onChange: (target: GraphTarget) => void;
+  /** The console's chosen database (the header's); null when none is chosen. */
+  readonly database: string | null;
+  readonly collection: string;
+  readonly onCollection: (collection: string) => void;
+  /** A graph database was made here: the shell chooses it and lists it in the header. */
+  readonly onDatabaseCreated: (database: string) => void;
   /** Bumped by the screen after a query, so a collection made by its first write shows up. */
   readonly version: number;
 }
 
 export function GraphAreaPicker(props: GraphAreaPickerProps) {
-  const { api, target, onChange } = props;
+  const { api, database, collection, onCollection } = props;
   const [newDatabase, setNewDatabase] = useState("");
-  const databases = useApi(async () => (await api.call(api.raw.GET("/databases"))).databases, [api]);
   const collections = useApi(
-    async () =>
-      target.database === "" ? [] : (await api.call(api.raw.GET("/byog/collections", { params: { query: { database: target.database } } }))).collections,
-    [api, target.database, props.version],
+    async () => (database === null ? [] : (await api.call(api.raw.GET("/byog/collections", { params: { query: { database } } }))).collections),
+    [api, database, props.version],
   );
   const create = useAction(async (name: string) => {
     const made = await api.call(api.raw.POST("/byog/databases", { body: { database: name } }));
     setNewDatabase("");
-    databases.refresh();
-    onChange({ database: made.database, collection: target.collection });
+    props.onDatabaseCreated(made.database);
   });
-  const drop = useAction(async (collection: string) => {
-    await api.call(api.raw.DELETE("/byog/collections", { body: { database: target.database, collection } }));
+  const drop = useAction(async (name: string) => {
+    if (database === null) return;
+    await api.call(api.raw.DELETE("/byog/collections", { body: { database, collection: name } }));
     collections.refresh();
   });
 
-  const known = databases.data ?? [];
   return (
     <div class="graph-area-picker" data-testid="graph-area-picker">
-      <label>
-        Database
-        <select
-          data-testid="cypher-database"
-          value={target.database}
-          onChange={(e) => onChange({ database: e.currentTarget.value, collection: target.collection })}
-        >
-          {target.database !== "" && !known.some((d) => d.database === target.database) ? <option value={target.database}>{target.database}</option> : null}
-          {target.database === "" ? <option value="">(choose)</option> : null}
-          {known.map((d) => (
-            <option key={d.database} value={d.database}>
-              {d.database} ({d.kind})
-            </option>
-          ))}
-        </select>
-      </label>
-      <ErrorBanner error={databases.error} />
+      <p class="hint" data-testid="cypher-database">
+        {database === null ? (
+          "Choose a database in the header, or create a graph database here."
+        ) : (
+          <>
+            Database <b class="mono">{database}</b> (chosen in the header)
+          </>
+        )}
+      </p>
       <form
         class="inline-form"
         onSubmit={(e) => {
@@ -76,9 +65,9 @@ export function GraphAreaPicker(props: GraphAreaPickerProps) {
         Collection
         <input
           data-testid="cypher-collection"
-          value={target.collection}
+          value={collection}
           placeholder="a graph, made by its first write"
-          onInput={(e) => onChange({ database: target.database, collection: e.currentTarget.value })}
+          onInput={(e) => onCollection(e.currentTarget.value)}
         />
       </label>
       <h3>Collections</h3>
@@ -86,8 +75,8 @@ export function GraphAreaPicker(props: GraphAreaPickerProps) {
       <ul class="plain-list" data-testid="graph-collections">
         {(collections.data ?? []).length === 0 ? <li class="muted">none yet</li> : null}
         {(collections.data ?? []).map((name) => (
-          <li key={name} data-testid="graph-collection" class={name === target.collection ? "selected" : undefined}>
-            <button type="button" class="link" onClick={() => onChange({ database: target.database, collection: name })}>
+          <li key={name} data-testid="graph-collection" class={name === collection ? "selected" : undefined}>
+            <button type="button" class="link" onClick={() => onCollection(name)}>
               {name}
             </button>
             <ConfirmButton label="Drop" testId={`drop-collection-${name}`} onConfirm={() => void drop.run(name)} />

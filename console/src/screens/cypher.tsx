@@ -1,9 +1,9 @@
 // Cypher console (#/cypher): run openCypher against a graph collection of the graph area
-// (POST /byog/query) with JSON params; rows as a table, nodes and relationships also as a graph.
+// (POST /byog/query) in the database chosen in the header with JSON params; rows as a table, nodes and relationships also as a graph.
 import "../graph/console-graph.css";
 import { useState } from "preact/hooks";
 import { CypherResults, type CypherAnswer } from "../graph/cypher-results.js";
-import { GraphAreaPicker, type GraphTarget } from "../graph/graph-area-picker.js";
+import { GraphAreaPicker } from "../graph/graph-area-picker.js";
 import { ErrorBanner } from "../ui/error-banner.js";
 import { Page, Panel } from "../ui/page.js";
 import type { ScreenProps } from "../ui/screen.js";
@@ -25,16 +25,19 @@ function parseParams(text: string): Record<string, unknown> {
 }
 
 export function CypherScreen(props: ScreenProps) {
-  const [target, setTarget] = useState<GraphTarget>({ database: props.database ?? "", collection: "main" });
+  // The database is the console's one choice (the header's); the graph collection is this screen's.
+  const { database } = props;
+  const [collection, setCollection] = useState("main");
   const [query, setQuery] = useState(EXAMPLE);
   const [params, setParams] = useState("{}");
   const [answer, setAnswer] = useState<CypherAnswer | null>(null);
   const [version, setVersion] = useState(0);
 
   const run = useAction(async () => {
+    if (database === null) return;
     const started = performance.now();
     const pending = props.api.raw.POST("/byog/query", {
-      body: { database: target.database, collection: target.collection, query, params: parseParams(params) },
+      body: { database, collection, query, params: parseParams(params) },
     });
     const body = await props.api.call(pending);
     const { response } = await pending;
@@ -52,7 +55,17 @@ export function CypherScreen(props: ScreenProps) {
     <Page title="Cypher console" subtitle="openCypher over the graph collections of the graph area (bring your own graph)." testId="screen-cypher">
       <div class="grid-2">
         <Panel title="Graph area">
-          <GraphAreaPicker api={props.api} target={target} onChange={setTarget} version={version} />
+          <GraphAreaPicker
+            api={props.api}
+            database={database}
+            collection={collection}
+            onCollection={setCollection}
+            onDatabaseCreated={(name) => {
+              props.chooseDatabase(name);
+              props.refreshDatabases();
+            }}
+            version={version}
+          />
         </Panel>
         <Panel title="Query">
           <form
@@ -70,7 +83,7 @@ export function CypherScreen(props: ScreenProps) {
               <textarea data-testid="cypher-params" class="code" rows={3} spellcheck={false} value={params} onInput={(e) => setParams(e.currentTarget.value)} />
             </label>
             <div class="form-actions">
-              <button type="submit" class="primary" data-testid="cypher-run" disabled={run.pending || target.database === "" || target.collection === ""}>
+              <button type="submit" class="primary" data-testid="cypher-run" disabled={run.pending || database === null || collection === ""}>
                 {run.pending ? "Running…" : "Run"}
               </button>
               <span class="muted">Ctrl+Enter runs. Writes commit at once.</span>

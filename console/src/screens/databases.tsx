@@ -74,6 +74,7 @@ export function DatabasesScreen(props: ScreenProps) {
       setName("");
       setSelected(created.database);
       list.refresh();
+      props.refreshDatabases();
     }
   };
 
@@ -122,23 +123,22 @@ export function DatabasesScreen(props: ScreenProps) {
               label: "",
               cell: (r) => (
                 <span class="row-actions">
-                  {r.kind === "context" ? (
-                    <button
-                      type="button"
-                      data-testid={`db-use-${r.database}`}
-                      disabled={props.database === r.database}
-                      onClick={() => props.chooseDatabase?.(r.database)}
-                    >
-                      {props.database === r.database ? "In use" : "Use"}
-                    </button>
-                  ) : null}
+                  <button
+                    type="button"
+                    data-testid={`db-use-${r.database}`}
+                    disabled={props.database === r.database}
+                    onClick={() => props.chooseDatabase(r.database)}
+                  >
+                    {props.database === r.database ? "In use" : "Use"}
+                  </button>
                   <ConfirmButton
                     label="Delete"
                     testId={`db-delete-${r.database}`}
                     onConfirm={() =>
                       void remove.run(r.database).then(() => {
-                        if (props.database === r.database) props.chooseDatabase?.(null);
+                        if (props.database === r.database) props.chooseDatabase(null);
                         list.refresh();
+                        props.refreshDatabases();
                       })
                     }
                   />

@@ -1,6 +1,8 @@
 import { useState } from "preact/hooks";
 
 export interface ItemFilters {
+  /** Words that must each occur in the title or the text (the list's `search`). */
+  readonly search: string;
   readonly type: "knowledge" | "memory" | "all";
   readonly metadata: string;
   readonly additionalMetadata: string;
@@ -12,6 +14,7 @@ export interface ItemFilters {
 }
 
 export const NO_FILTERS: ItemFilters = {
+  search: "",
   type: "knowledge",
   metadata: "",
   additionalMetadata: "",
@@ -34,6 +37,16 @@ export function ItemsFilterForm(props: { value: ItemFilters; onApply: (filters: 
         props.onApply(draft);
       }}
     >
+      <label class="search-field">
+        Search titles and text
+        <input
+          type="search"
+          data-testid="filter-search"
+          placeholder="words that must all occur, e.g. rollback container"
+          value={draft.search}
+          onInput={(e) => set("search", e.currentTarget.value)}
+        />
+      </label>
       <div class="form-grid">
         <label>
           Type

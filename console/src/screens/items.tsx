@@ -37,6 +37,7 @@ async function listItems(api: ApiClient, database: string, collection: string | 
     },
     acl: parseList(filters.acl),
     fold_threads: filters.foldThreads,
+    ...(filters.search.trim() !== "" ? { search: filters.search.trim() } : {}),
   };
   const data = await api.call(api.raw.POST("/context/list", { body }));
   const rows: Row[] = [
@@ -71,7 +72,11 @@ export function ItemsScreen(props: ScreenProps) {
   const pagination = list.data?.pagination;
 
   return (
-    <Page title="Items" subtitle="Knowledge sources and memories, filtered exactly as POST /context/list filters them." testId="screen-items">
+    <Page
+      title="Items"
+      subtitle="Knowledge sources and memories: search their titles and text, or filter them exactly as POST /context/list does."
+      testId="screen-items"
+    >
       {database === null ? (
         <NeedsDatabase />
       ) : (
@@ -98,7 +103,13 @@ export function ItemsScreen(props: ScreenProps) {
               testId="items-table"
               rows={list.data?.rows ?? []}
               rowKey={(r) => `${r.corpus}:${r.id}`}
-              empty={list.loading ? "Loading…" : "No items match."}
+              empty={
+                list.loading
+                  ? "Loading…"
+                  : filters.search.trim() !== ""
+                    ? `No item has every word of “${filters.search.trim()}” in its title or text.`
+                    : "No items match."
+              }
               columns={[
                 {
                   label: "Title",

@@ -1,5 +1,3 @@
-import { useState } from "preact/hooks";
-
 export interface QueryParams {
   readonly query: string;
   readonly type: "knowledge" | "memory" | "all";
@@ -16,7 +14,7 @@ export interface QueryParams {
   readonly acl: string;
 }
 
-const DEFAULT_QUERY: QueryParams = {
+export const DEFAULT_QUERY: QueryParams = {
   query: "",
   type: "knowledge",
   queryBy: "hybrid",
@@ -32,10 +30,13 @@ const DEFAULT_QUERY: QueryParams = {
   acl: "",
 };
 
-/** Every parameter of POST /query; the database and collection come from the header. */
-export function QueryForm(props: { onRun: (params: QueryParams) => void; pending: boolean }) {
-  const [p, setP] = useState(DEFAULT_QUERY);
-  const set = <K extends keyof QueryParams>(key: K, value: QueryParams[K]) => setP({ ...p, [key]: value });
+/**
+ * Every parameter of POST /query; the database and collection come from the header. The screen
+ * holds the values, so a query from the history can be put back into the form.
+ */
+export function QueryForm(props: { value: QueryParams; onChange: (params: QueryParams) => void; onRun: (params: QueryParams) => void; pending: boolean }) {
+  const p = props.value;
+  const set = <K extends keyof QueryParams>(key: K, value: QueryParams[K]) => props.onChange({ ...p, [key]: value });
   return (
     <form
       class="filters"

@@ -1,14 +1,19 @@
 import { useState } from "preact/hooks";
 import type { ApiClient } from "../../../src/client/api-client.js";
+import { downloadJson } from "../ui/clipboard.js";
 import { ErrorBanner } from "../ui/error-banner.js";
 import { parseJsonObject, parseList } from "../ui/json-input.js";
 import { NeedsDatabase, Page, Panel } from "../ui/page.js";
 import type { ScreenProps } from "../ui/screen.js";
 import { useAction } from "../ui/use-polling.js";
-import { QueryForm, type QueryParams } from "./query-form.js";
-import { postQuery, QueryResults, type QueryAnswer } from "./query-results.js";
+import { DEFAULT_QUERY, QueryForm, type QueryParams } from "./query-form.js";
+import { addToHistory, clearHistory, readHistory, type HistoryEntry } from "./query-history.js";
+import { QueryHistoryPanel } from "./query-history-panel.js";
+import { postQuery, QueryResults, type QueryAnswer, type QueryBody } from "./query-results.js";
 
 interface Answered {
+  /** What was sent: exported with the answer, so a saved file says how it was asked. */
+  readonly request: QueryBody;
   readonly answer: QueryAnswer;
   /** The query's request id (X-Request-ID): what feedback refers to. */
   readonly requestId: string;
@@ -24,7 +29,7 @@ function numberOrNull(text: string, field: string): number | null {
 
 async function runQuery(api: ApiClient, database: string, collection: string | null, p: QueryParams): Promise<Answered> {
   const alpha = p.alpha.trim() === "" || p.alpha.trim() === "auto" ? p.alpha.trim() || null : numberOrNull(p.alpha, "Alpha");
-  const body = {
+  const body: QueryBody = {
     database,
     collection,
     query: p.query,
@@ -43,7 +48,7 @@ async function runQuery(api: ApiClient, database: string, collection: string | n
   };
   const started = performance.now();
   const { answer, requestId } = await postQuery(api, body);
-  return { answer, requestId, latencyMs: Math.round(performance.now() - started) };
+  return { request: body, answer, requestId, latencyMs: Math.round(performance.now() - started) };
 }
 
 /** A thumb drawn inline (emoji fonts are not everywhere; no icon font is loaded). */
@@ -103,13 +108,25 @@ function Feedback(props: { api: ApiClient; database: string; collection: string 
   );
 }
 
-/** Try POST /query with every parameter, read the ranked chunks and graph context, rate the answer. */
+/** This tab's history of queries in one database and collection. */
+const historyOf = (database: string | null, collection: string | null): HistoryEntry[] =>
+  readHistory().filter((e) => e.database === database && e.collection === collection);
+
+/**
+ * Try POST /query with every parameter, read the ranked chunks and graph context, rate the answer;
+ * run an earlier query again from this tab's history; copy a result, save the whole answer.
+ */
 export function QueryScreen(props: ScreenProps) {
   const { api, database, collection } = props;
+  const [params, setParams] = useState<QueryParams>(() => historyOf(database, collection)[0]?.params ?? DEFAULT_QUERY);
+  const [history, setHistory] = useState<HistoryEntry[]>(() => historyOf(database, collection));
   const [result, setResult] = useState<Answered | null>(null);
   const run = useAction(async (p: QueryParams) => {
     if (database === null) return null;
+    setParams(p);
     const answered = await runQuery(api, database, collection, p);
+    addToHistory({ database, collection, params: p, at: Date.now() });
+    setHistory(historyOf(database, collection));
     setResult(answered);
     return answered;
   });
@@ -120,19 +137,51 @@ export function QueryScreen(props: ScreenProps) {
         <NeedsDatabase />
       ) : (
         <>
-          <Panel>
-            <QueryForm onRun={(p) => void run.run(p)} pending={run.pending} />
-            <ErrorBanner error={run.error} />
-          </Panel>
+          <div class="query-top">
+            <Panel>
+              <QueryForm value={params} onChange={setParams} onRun={(p) => void run.run(p)} pending={run.pending} />
+              <ErrorBanner error={run.error} />
+            </Panel>
+            <Panel title={`History (${history.length})`} testId="query-history-panel">
+              <QueryHistoryPanel
+                entries={history}
+                pending={run.pending}
+                onUse={setParams}
+                onRun={(p) => void run.run(p)}
+                onClear={() => {
+                  clearHistory();
+                  setHistory([]);
+                }}
+              />
+            </Panel>
+          </div>
           {result ? (
             <>
               <div class="answer-bar" data-testid="answer-bar">
-                <span class="hint">
-                  Request{" "}
-                  <span class="mono" data-testid="query-request-id">
-                    {result.requestId}
-                  </span>{" "}
-                  · {result.latencyMs} ms
+                <span class="answer-info">
+                  <span class="hint">
+                    Request{" "}
+                    <span class="mono" data-testid="query-request-id">
+                      {result.requestId}
+                    </span>{" "}
+                    · {result.latencyMs} ms
+                  </span>
+                  <button
+                    type="button"
+                    class="small"
+                    data-testid="export-results"
+                    title="Save the request and the whole answer as a JSON file"
+                    onClick={() =>
+                      downloadJson(`query-${result.requestId || "answer"}.json`, {
+                        request_id: result.requestId,
+                        latency_ms: result.latencyMs,
+                        request: result.request,
+                        answer: result.answer,
+                      })
+                    }
+                  >
+                    Export JSON
+                  </button>
                 </span>
                 <Feedback key={result.requestId} api={api} database={database} collection={collection} requestId={result.requestId} />
               </div>

@@ -39,3 +39,18 @@ export function NeedsDatabase() {
     </p>
   );
 }
+
+/** Shown in place of a screen that works on a context database while a graph database is chosen. */
+export function GraphDatabaseChosen(props: { title: string; database: string }) {
+  return (
+    <section class="page" data-testid="graph-database-chosen">
+      <header class="page-header">
+        <h1>{props.title}</h1>
+      </header>
+      <p class="hint">
+        <b class="mono">{props.database}</b> is a graph database: it holds the graph collections of the <a href="#/cypher">Cypher console</a> only. Choose a
+        context database in the header for this screen (or create one under <a href="#/databases">Databases</a>).
+      </p>
+    </section>
+  );
+}

@@ -1,25 +1,30 @@
 import type { ApiClient } from "../../../src/client/api-client.js";
+import type { DatabaseEntry } from "./use-databases.js";
 import { usePolling } from "./use-polling.js";
 
-/** Header pickers for the database and collection every screen works on. */
+/**
+ * Header pickers for the database and collection every screen works on. The database choice is
+ * the console's one: every screen, the Cypher console included, reads it from here. The
+ * collection is a context collection, so it is off while a graph database is chosen.
+ */
 export function ScopePicker(props: {
   api: ApiClient;
+  databases: readonly DatabaseEntry[] | null;
   database: string | null;
   collection: string | null;
   onDatabase: (name: string | null) => void;
   onCollection: (name: string | null) => void;
 }) {
   const { api, database } = props;
-  // New databases (made on the Databases screen or elsewhere) appear without a reload.
-  const databases = usePolling(async () => (await api.call(api.raw.GET("/databases"))).databases.filter((d) => d.kind === "context"), 5000, [api]);
-  const collections = usePolling(
-    async () => (database === null ? [] : (await api.call(api.raw.GET("/databases/collections", { params: { query: { database } } }))).collections),
-    10000,
-    [api, database],
-  );
-  const names = databases.data?.map((d) => d.database) ?? [];
+  const entries = [...(props.databases ?? [])];
   // A chosen database that is gone (deleted elsewhere) is still listed so the choice stays visible.
-  if (database !== null && !names.includes(database)) names.unshift(database);
+  if (database !== null && !entries.some((d) => d.database === database)) entries.unshift({ database, kind: "context" });
+  const graph = entries.find((d) => d.database === database)?.kind === "graph";
+  const collections = usePolling(
+    async () => (database === null || graph ? [] : (await api.call(api.raw.GET("/databases/collections", { params: { query: { database } } }))).collections),
+    10000,
+    [api, database, graph],
+  );
 
   return (
     <div class="scope-picker">
@@ -33,22 +38,22 @@ export function ScopePicker(props: {
             props.onDatabase(value === "" ? null : value);
           }}
         >
-          <option value="">{names.length === 0 ? "(none yet)" : "(choose)"}</option>
-          {names.map((name) => (
-            <option key={name} value={name}>
-              {name}
+          <option value="">{entries.length === 0 ? "(none yet)" : "(choose)"}</option>
+          {entries.map((d) => (
+            <option key={d.database} value={d.database} data-kind={d.kind}>
+              {d.kind === "graph" ? `${d.database} (graph)` : d.database}
             </option>
           ))}
         </select>
       </label>
-      <label>
+      <label title={graph ? "A graph database has graph collections only: choose them in the Cypher console" : undefined}>
         Collection
         <input
           list="collection-options"
           data-testid="collection-picker"
-          placeholder="(default)"
-          value={props.collection ?? ""}
-          disabled={database === null}
+          placeholder={graph ? "(graph database)" : "(default)"}
+          value={graph ? "" : (props.collection ?? "")}
+          disabled={database === null || graph}
           onChange={(e) => {
             const value = e.currentTarget.value.trim();
             props.onCollection(value === "" ? null : value);

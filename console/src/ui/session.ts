@@ -1,8 +1,9 @@
 // What the console remembers lives in sessionStorage: this tab only, gone when it closes. The API key
 // is never put in localStorage or a cookie, so another tab or a later visitor does not inherit it.
-const KEY = "context-store.api-key";
-const DATABASE = "context-store.database";
-const COLLECTION = "context-store.collection";
+const PREFIX = "context-store.";
+const KEY = `${PREFIX}api-key`;
+const DATABASE = `${PREFIX}database`;
+const COLLECTION = `${PREFIX}collection`;
 
 function read(name: string): string | null {
   const value = window.sessionStorage.getItem(name);
@@ -21,8 +22,10 @@ export const session = {
   setDatabase: (value: string | null) => write(DATABASE, value),
   collection: () => read(COLLECTION),
   setCollection: (value: string | null) => write(COLLECTION, value),
+  /** Sign-out: the key, the choices and everything else the console kept (query history, settings). */
   clear: () => {
-    for (const name of [KEY, DATABASE, COLLECTION]) window.sessionStorage.removeItem(name);
+    const names = Array.from({ length: window.sessionStorage.length }, (_, i) => window.sessionStorage.key(i));
+    for (const name of names) if (name !== null && name.startsWith(PREFIX)) window.sessionStorage.removeItem(name);
   },
 };
 

@@ -46,7 +46,7 @@ export function SignIn(props: { onSignedIn: (api: ApiClient, key: string) => voi
             data-testid="api-key-input"
             value={key}
             onInput={(e) => setKey(e.currentTarget.value)}
-            placeholder="cs_..."
+            placeholder="csk_…"
             required
           />
         </label>

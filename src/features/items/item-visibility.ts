@@ -31,6 +31,11 @@ export interface Visibility extends OrgTenancy {
   now: number;
   /** Leave out items written by connectors (POST /query without query_apps). */
   excludeConnectorItems?: boolean;
+  /**
+   * Words (ASCII-lowercased by list-request.ts) that must each occur in the item's title or in
+   * one of its indexed chunks: POST /context/list's `search`. Absent or empty: no such filter.
+   */
+  search?: readonly string[];
 }
 
 /**

@@ -39,6 +39,21 @@ export const ListBody = Type.Object({
   include_fields: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
   acl: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String(), Type.Null()])),
   fold_threads: Type.Optional(Type.Boolean()),
+  /**
+   * An extension of the interface's list: full-text filtering. Every whitespace-separated word must
+   * occur in the item's title or its indexed text (a substring, ASCII letters case-insensitive),
+   * combined with the other filters by AND. Items still being indexed match on their title only.
+   */
+  search: Type.Optional(
+    Type.Union([
+      Type.String({
+        maxLength: 500,
+        description:
+          "Full-text filter (an extension): every whitespace-separated word must occur in the item's title or indexed text; substring match, ASCII letters case-insensitive; up to 20 words",
+      }),
+      Type.Null(),
+    ]),
+  ),
   max_comments: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 });
 export type ListBodyType = Static<typeof ListBody>;
@@ -59,12 +74,30 @@ export interface ListQuery {
   principals: string[] | null;
   foldThreads: boolean;
   maxComments: number;
+  /** `search`'s words, ASCII-lowercased and deduplicated; empty for none. */
+  search: string[];
 }
 
 const FORBIDDEN_FIELDS = new Set(["content", "url", "attachments"]);
 const LEGACY_FIELDS: Record<string, KnowledgeField> = { tenant_metadata: "metadata", document_metadata: "additional_metadata" };
 const STRING_SOURCE_FIELDS = ["type", "title", "description", "url"] as const;
 const DEFAULT_MAX_COMMENTS = 20;
+/** Each word is one more EXISTS over the item's chunks: a bound on what one list may cost. */
+const MAX_SEARCH_WORDS = 20;
+
+/** The words of `search`: split on whitespace, ASCII letters lowercased (as the SQL folds them), each once. */
+function searchWordsOf(raw: string | null | undefined): string[] {
+  const words = [
+    ...new Set(
+      (raw ?? "")
+        .split(/\s+/u)
+        .filter((w) => w !== "")
+        .map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase())),
+    ),
+  ];
+  if (words.length > MAX_SEARCH_WORDS) throw invalidInput(`search: at most ${MAX_SEARCH_WORDS} words, got ${words.length}`);
+  return words;
+}
 
 /** A filter namespace and its deprecated alias merged key by key; the canonical value wins. */
 function mergeNamespace(req: FastifyRequest, filters: Record<string, unknown>, canonical: string, legacy: string): Record<string, unknown> {
@@ -132,5 +165,6 @@ export function readListRequest(req: FastifyRequest, body: ListBodyType): ListQu
     principals: principals ? expandPrincipals(principals) : null,
     foldThreads: body.fold_threads === true,
     maxComments: body.max_comments ?? DEFAULT_MAX_COMMENTS,
+    search: searchWordsOf(body.search),
   };
 }

@@ -53,6 +53,7 @@ export class ListService {
       sourceFields: q.sourceFields,
       principals: q.principals,
       now: this.now(),
+      search: q.search,
     };
     checkFilterClauses(v);
     const list = new ListStore(this.store.reader, this.store.backend);

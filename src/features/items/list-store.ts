@@ -54,13 +54,29 @@ export class ListStore {
    * new filter cannot be left out of the decision silently.
    */
   private async keptTotal(v: Visibility, foldThreads: boolean): Promise<number | null> {
-    const { orgId, databaseId, collection, collections, corpora, now, ids, metadata, additional, sourceFields, principals, excludeConnectorItems, ...rest } = v;
+    const {
+      orgId,
+      databaseId,
+      collection,
+      collections,
+      corpora,
+      now,
+      ids,
+      metadata,
+      additional,
+      sourceFields,
+      principals,
+      excludeConnectorItems,
+      search,
+      ...rest
+    } = v;
     const unknown: Record<string, never> = rest;
     const filtersFurther =
       foldThreads ||
       ids !== null ||
       principals !== null ||
       excludeConnectorItems === true ||
+      (search ?? []).length > 0 ||
       Object.keys(metadata).length > 0 ||
       Object.keys(additional).length > 0 ||
       Object.values(sourceFields).some((value) => value !== undefined) ||

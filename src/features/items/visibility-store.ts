@@ -31,6 +31,7 @@ export function visibleItem(backend: Backend, alias: string, v: Visibility): Raw
     if (value !== undefined) parts.push(sql`${col(column)} = ${value}`);
   }
   if (v.excludeConnectorItems === true) parts.push(sql`${col("connector_id")} IS NULL`);
+  for (const word of v.search ?? []) parts.push(containsWord(backend, alias, word));
   if (v.principals !== null) parts.push(sql`(${col("acl")} IS NULL OR ${jsonArrayHasAny(backend, `${alias}.acl`, v.principals)})`);
   return sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
 }
@@ -51,6 +52,7 @@ interface PlainVisibility {
 }
 
 function plainValues(v: Visibility): PlainVisibility | null {
+  if ((v.search ?? []).length > 0) return null;
   if (v.ids !== null || Object.keys(v.metadata).length > 0 || Object.keys(v.additional).length > 0) return null;
   if (Object.values(v.sourceFields).some((value) => value !== undefined)) return null;
   const collections = v.collections && v.collections.length > 0 ? v.collections : [v.collection];
@@ -113,6 +115,26 @@ export function visibilityTemplate<V, R>(
       return templateFor(backend, visible.excludeConnectorItems === true, visible.principals !== null).run(db, { plain, values });
     },
   };
+}
+
+const ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const ASCII_LOWER = "abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * Whether `word` (already ASCII-lowercased) occurs in the item's title or in one of its chunks,
+ * ASCII letters compared case-insensitively on both backends: SQLite's lower() folds only ASCII
+ * (without ICU), so PostgreSQL folds the same 26 letters with translate() rather than its
+ * locale-aware lower(), and a search finds the same items on either. strpos/instr take the word as
+ * a plain string: `%` and `_` mean themselves, no LIKE escaping. A substring match: "deploy"
+ * finds "redeploy" and "deployment". The chunk read uses the (item_id, position) index per item.
+ */
+function containsWord(backend: Backend, alias: string, word: string): RawBuilder<SqlBool> {
+  const col = (name: string) => sql.ref(`${alias}.${name}`);
+  const folded = (expr: RawBuilder<unknown>) =>
+    backend === "postgres" ? sql`strpos(translate(${expr}, ${ASCII_UPPER}, ${ASCII_LOWER}), ${word}) > 0` : sql`instr(lower(${expr}), ${word}) > 0`;
+  return sql<SqlBool>`(${folded(sql`${col("title")}`)} OR EXISTS (
+    SELECT 1 FROM context_chunks search_chunk
+    WHERE search_chunk.item_id = ${col("id")} AND search_chunk.org_id = ${col("org_id")} AND ${folded(sql`search_chunk.content`)}))`;
 }
 
 /**
