@@ -104,10 +104,6 @@ export async function findLiveDatabase(db: Executor, orgId: string, name: string
   return rows[0];
 }
 
-export async function databaseIdTaken(db: Executor, id: string): Promise<boolean> {
-  return (await countRows(db, "databases", { id })) > 0;
-}
-
 export async function organizationIds(db: Executor): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`SELECT id FROM organizations ORDER BY created_at, id`.execute(db);
   return rows.map((r) => r.id);
