@@ -20,7 +20,6 @@ import { migrate } from "../src/platform/store/migrate.js";
 import { exportDatabase } from "../src/features/portability/export-service.js";
 import { importArchive } from "../src/features/portability/import-service.js";
 import { migrateStore } from "../src/features/portability/migrate-service.js";
-import { SecretBox } from "../src/features/webhooks/secret-box.js";
 import { createTestDb, type TestDb, testDbAt } from "../test/helpers/test-db.js";
 import { option, percentile } from "./bench-utils.js";
 import { benchText, openBenchStore } from "./bench-store.js";
@@ -152,7 +151,7 @@ try {
       const org = await app.orgs.createOrganization("imported");
       started = performance.now();
       const result = await importArchive(
-        { store: app.store, dataDir: importDb.dataDir, webhookSecrets: new SecretBox(null) },
+        { store: app.store, dataDir: importDb.dataDir, webhookSecrets: app.secrets.webhooks },
         { file: archive, orgId: org.id },
       );
       const importSeconds = seconds(started);

@@ -24,6 +24,7 @@ import { closer, startWarmUp } from "./app/lifecycle.js";
 import { buildPlatform, closePlatform, type ApplicationOptions, type Platform } from "./app/platform.js";
 import { buildServer } from "./app/routes.js";
 import { buildWorker } from "./app/worker.js";
+import type { Secrets } from "./platform/secrets/secrets.js";
 
 export interface Application {
   readonly config: Config;
@@ -54,6 +55,8 @@ export interface Application {
   readonly warm: Promise<TermScope[]>;
   /** Connector records, sync control (scheduler pass) and the sync engine. */
   readonly connectors: Connectors;
+  /** Secrets at rest, sealed under the master key (the CLI's import seals with the same boxes). */
+  readonly secrets: Secrets;
   /**
    * Stops accepting, finishes in-flight requests, releases claimed jobs, writes the query log and
    * vector indexes, closes the embedder and the store: all of it within SHUTDOWN_TIMEOUT_MS;
@@ -92,6 +95,7 @@ export async function createApplication(config: Config, options: ApplicationOpti
     indexesWarm: warmUp.indexesWarm,
     warm: warmUp.warm,
     connectors: features.connectors,
+    secrets: platform.secrets,
     close: closer(config, { platform, context, features, worker, server, warmUp }),
   };
 }

@@ -54,7 +54,7 @@ function indexingMetrics(metrics: Metrics): StatusListener {
 /** Each object gets its collaborators when built; the graph builder and the webhook outbox come before the pipeline. */
 export function buildContextFeatures(
   config: Config,
-  { store, queue, embedder, extraction, parsers, terms, logger, metrics, background, now }: Platform,
+  { store, secrets, queue, embedder, extraction, parsers, terms, logger, metrics, background, now }: Platform,
 ): ContextFeatures {
   const databases = new DatabaseService(store, queue, { maxDatabasesPerOrg: config.maxDatabasesPerOrg }, [graphCollectionLister(store)]);
   const blobs = createBlobStore(store, config.dataDir, logger);
@@ -66,7 +66,7 @@ export function buildContextFeatures(
     isolate: parsers,
   });
   const graphBuilder = new GraphBuilder(store, relationExtractorOf(config), extraction);
-  const webhooks = createWebhooks(config, store, queue, (outcome) => metrics.webhookDelivery(outcome));
+  const webhooks = createWebhooks(config, store, queue, secrets.webhooks, (outcome) => metrics.webhookDelivery(outcome));
   const pipeline = new IngestPipeline(store, chunker, embedder, vectors, pipelineJobs(queue), {
     graph: [graphStage(graphBuilder)],
     // Terminal indexing outcomes become webhook deliveries in the same transaction (outbox).

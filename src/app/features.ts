@@ -54,7 +54,7 @@ export interface Features {
 /** Organizations (with the bootstrap keys) and the services built on the context features. */
 export async function buildFeatures(
   config: Config,
-  { logger, metrics, store, queue, embedder, extraction, now }: Platform,
+  { logger, metrics, store, secrets, queue, embedder, extraction, now }: Platform,
   context: ContextFeatures,
 ): Promise<Features> {
   const { databases, blobs, vectors, ingest, edit } = context;
@@ -107,6 +107,7 @@ export async function buildFeatures(
       ingest,
       edit,
       queue,
+      secrets: secrets.connectors,
       onSyncResult: (provider, outcome) => metrics.connectorSync(provider, outcome),
     }),
     databasePurge,
@@ -127,7 +128,7 @@ export async function buildFeatures(
       createQueryModels(config.chatModel, reranker, config.queryModels, logger, (step, outcome) => metrics.queryModelCall(step, outcome)),
     ),
     list: new ListService(store, databases, now),
-    inspect: new InspectService(store, blobs, await inSystemScope(() => fileUrlSecret(config.fileUrlSecret, store)), now),
+    inspect: new InspectService(store, blobs, await inSystemScope(() => fileUrlSecret(config.fileUrlSecret, store, secrets.fileUrl)), now),
     statuses: new StatusService(store),
   };
 }

@@ -10,6 +10,8 @@ import { migrate } from "../platform/store/migrate.js";
 import { storeSpace, worthCompacting } from "../platform/store/compact.js";
 import { Metrics } from "../platform/metrics/metrics.js";
 import { BackgroundTurns } from "../platform/util/background-turns.js";
+import { inSystemScope } from "../platform/store/row-scope.js";
+import { openSecrets, type Secrets } from "../platform/secrets/secrets.js";
 
 /** What every feature builds on. */
 export interface Platform {
@@ -17,6 +19,8 @@ export interface Platform {
   /** The process's Prometheus instruments (GET /metrics); what reports events gets it from here. */
   readonly metrics: Metrics;
   readonly store: Store;
+  /** Secrets at rest (connector credentials, webhook signing secrets, the file-URL secret), sealed under the master key. */
+  readonly secrets: Secrets;
   /** Enqueueing wakes this process's workers (they subscribe when built); other processes poll. */
   readonly queue: JobQueue;
   readonly embedder: SharedEmbedder;
@@ -68,11 +72,13 @@ async function onStore(config: Config, options: ApplicationOptions, logger: Logg
       "part of the store file is free pages (left by deletions or a migration); `context-store store compact`, with the service stopped, returns them to the file system",
     );
   }
+  const secrets = await inSystemScope(() => openSecrets(config, store.db, logger, Date.now()));
   const metrics = new Metrics();
   return {
     logger,
     metrics,
     store,
+    secrets,
     queue: new JobQueue(store, Date.now, { "ingest.reconcile": config.reconcileIntervalMs, "connector.schedule": config.connectorScheduleMs }),
     embedder: new SharedEmbedder(config.embedding, (texts) => metrics.embedderBatch(texts)),
     extraction: new ExtractionPool(config.extractionWorkers, config.indexingNice),

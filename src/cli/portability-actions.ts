@@ -1,7 +1,8 @@
 // What `export`, `import` and `migrate` do (portability-commands.ts declares them and loads this
 // module when one runs, so other commands start without the store drivers).
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { chmodSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { KEY_FILE } from "../platform/secrets/master-key.js";
 import { loadConfig } from "../platform/config.js";
 import { AppError } from "../platform/errors/app-error.js";
 import { openStore, type Store } from "../platform/store/db.js";
@@ -11,7 +12,8 @@ import { exportDatabase } from "../features/portability/export-service.js";
 import { importArchive, type ImportedOrganization } from "../features/portability/import-service.js";
 import type { OrganizationHint } from "../features/portability/organization-choice.js";
 import { migrateStore, type MigrateEndpoint } from "../features/portability/migrate-service.js";
-import { SecretBox } from "../features/webhooks/secret-box.js";
+import { pino } from "pino";
+import { openSecrets } from "../platform/secrets/secrets.js";
 import { withOperatorStore } from "./admin-commands.js";
 import { UsageError, type Output } from "./output.js";
 
@@ -80,12 +82,14 @@ export async function runExport(options: OrganizationFlags & { database: string;
 export async function runImport(options: OrganizationFlags & { in: string; as?: string }, out: Output): Promise<void> {
   const config = loadConfig();
   const result = await refusalsAsUsage(() =>
-    withOperatorStore((store) =>
-      importArchive(
-        { store, dataDir: config.dataDir, webhookSecrets: new SecretBox(config.webhookSecretKey) },
+    withOperatorStore(async (store) => {
+      // The new webhook signing secret is sealed under the store's master key, as the service would.
+      const secrets = await openSecrets(config, store.db, pino({ level: "silent" }), Date.now());
+      return importArchive(
+        { store, dataDir: config.dataDir, webhookSecrets: secrets.webhooks },
         { file: options.in, ...hintOf(options), ...(options.as ? { as: options.as } : {}) },
-      ),
-    ),
+      );
+    }),
   );
   const org = result.organization;
   const lines = [
@@ -102,6 +106,23 @@ export async function runImport(options: OrganizationFlags & { in: string; as?: 
     lines.push(`webhook ${result.webhook.url ?? ""} registered with a NEW signing secret (shown once): ${result.webhook.new_signing_secret}`);
   else if (result.webhook.registered) lines.push(`webhook ${result.webhook.url ?? ""} registered (unsigned, as exported)`);
   out.emit(lines.join("\n"), result);
+}
+
+/**
+ * Sealed secrets move as they are, so the target needs the source's master key: from one data
+ * directory to another the key file travels with them (0600, never over a key already there);
+ * otherwise the operator starts the target with it, as the line returned says.
+ */
+function carryMasterKey(from: string, to: string): string {
+  const source = isPostgres(from) ? null : join(resolve(from), KEY_FILE);
+  const target = isPostgres(to) ? null : join(resolve(to), KEY_FILE);
+  if (source !== null && target !== null && existsSync(source) && !existsSync(target)) {
+    copyFileSync(source, target);
+    chmodSync(target, 0o600);
+    return `master key: ${source} copied to ${target}`;
+  }
+  const where = source ?? "the SECRET_KEY (or the DATA_DIR secret.key) of the source's processes";
+  return `master key: start the target's processes with the source's, ${where} (SECRET_KEY, or the file in their DATA_DIR)`;
 }
 
 export async function runMigrate(options: { from: string; to: string }, out: Output): Promise<void> {
@@ -126,6 +147,7 @@ export async function runMigrate(options: { from: string; to: string }, out: Out
   const lines = [
     `migrated ${redacted(options.from)} -> ${redacted(options.to)} in ${seconds} s (counts verified)`,
     ...result.tables.map((t) => `${t.table}\t${t.copied}`),
+    carryMasterKey(options.from, options.to),
   ];
   out.emit(lines.join("\n"), { ...result, seconds: Number(seconds) });
 }

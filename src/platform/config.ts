@@ -17,7 +17,14 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly bootstrapApiKeys: readonly string[];
   readonly webhookAllowPrivateUrls: boolean;
-  /** Key material for encrypting webhook signing secrets at rest; null stores them unencrypted. */
+  /**
+   * SECRET_KEY: the master key that encrypts secrets at rest (connector credentials, webhook
+   * signing secrets, the file-URL secret); null uses DATA_DIR/secret.key, made on first start.
+   */
+  readonly secretKey: string | null;
+  /** SECRET_KEY_PREVIOUS: earlier master keys (comma-separated), which open secrets until they are re-sealed. */
+  readonly secretKeyPrevious: readonly string[];
+  /** Legacy: opens webhook signing secrets sealed before SECRET_KEY existed (they are re-sealed at start). */
   readonly webhookSecretKey: string | null;
   /** Delivery attempts per event before its record ends failed. */
   readonly webhookMaxAttempts: number;
@@ -147,7 +154,7 @@ export interface Config {
    * against a 5-instruction pattern, or 20 kB against a 1,000-instruction one.
    */
   readonly graphMaxRegexWork: number;
-  /** Key material for encrypting connector credentials at rest; null stores them unencrypted. */
+  /** Legacy: opens connector credentials sealed before SECRET_KEY existed (they are re-sealed at start). */
   readonly connectorSecretKey: string | null;
   /** Base URLs of the providers' APIs (GitHub Enterprise, proxies, local fakes). */
   readonly connectorApiUrls: ConnectorApiUrls;
@@ -379,6 +386,22 @@ function publicUrl(env: Env): string | null {
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
+function secretKey(env: Env): string | null {
+  const raw = env.SECRET_KEY?.trim();
+  if (!raw) return null;
+  if (raw.length < 32) throw new ConfigError("SECRET_KEY must be at least 32 characters (e.g. openssl rand -base64 32)");
+  return raw;
+}
+
+function secretKeyPrevious(env: Env): string[] {
+  const keys = (env.SECRET_KEY_PREVIOUS ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k !== "");
+  if (keys.some((k) => k.length < 32)) throw new ConfigError("every key in SECRET_KEY_PREVIOUS must be at least 32 characters");
+  return keys;
+}
+
 function fileUrlSecret(env: Env): string | null {
   const raw = env.FILE_URL_SECRET?.trim();
   if (!raw) return null;
@@ -500,6 +523,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env),
     bootstrapApiKeys: bootstrapKeys(env),
     webhookAllowPrivateUrls: bool(env, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
+    secretKey: secretKey(env),
+    secretKeyPrevious: secretKeyPrevious(env),
     webhookSecretKey: env.WEBHOOK_SECRET_KEY?.trim() || null,
     webhookMaxAttempts: int(env, "WEBHOOK_MAX_ATTEMPTS", 8, 1, 100),
     webhookRetryBaseMs: int(env, "WEBHOOK_RETRY_BASE_MS", 10_000, 1, 3_600_000),
@@ -577,6 +602,8 @@ export function describeConfig(config: Config): Record<string, unknown> {
       chatSteps: [...config.queryModels.chatSteps],
     },
     fileUrlSecret: config.fileUrlSecret ? "***" : null,
+    secretKey: config.secretKey ? "***" : null,
+    secretKeyPrevious: config.secretKeyPrevious.map(() => "***"),
     webhookSecretKey: config.webhookSecretKey ? "***" : null,
     connectorSecretKey: config.connectorSecretKey ? "***" : null,
     metricsToken: config.metricsToken ? "***" : null,

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SecretBox } from "../../src/features/webhooks/secret-box.js";
 import { field } from "../helpers/harness.js";
-import { connector, expectStatus, SECRET_KEY, SLACK_TOKEN, startConnectorWorld } from "./connector-fixtures.js";
+import { connector, expectStatus, SLACK_TOKEN, startConnectorWorld } from "./connector-fixtures.js";
 
 const code = (body: Record<string, unknown>): unknown => field(body, "error.code");
 
@@ -121,10 +120,11 @@ test("connector routes: providers, bad input changes nothing, isolation, pause/r
   assert.deepEqual(expectStatus(await t.request("POST", `/connectors/${id}/resume`), 200, "resume"), { connector_id: id, paused: false });
   assert.equal((await t.request("POST", `/connectors/${id}/resume`)).status, 409);
 
-  // Credentials at rest are sealed with CONNECTOR_SECRET_KEY and never in a response.
+  // Credentials at rest are sealed under the master key and never in a response.
   const row = await t.app.store.db.selectFrom("connectors").select("credentials").where("id", "=", id).executeTakeFirstOrThrow();
   assert.equal(row.credentials.includes(SLACK_TOKEN), false);
-  const opened = new SecretBox(SECRET_KEY, "connector-credentials", "CONNECTOR_SECRET_KEY").open(row.credentials);
+  assert.ok(t.app.secrets.connectors.isCurrent(row.credentials), row.credentials.slice(0, 16));
+  const opened = t.app.secrets.connectors.open(row.credentials);
   assert.deepEqual(opened.ok ? JSON.parse(opened.secret) : null, { access_token: SLACK_TOKEN });
   const all = await t.request("GET", "/connectors");
   assert.equal(all.text.includes(SLACK_TOKEN), false);

@@ -11,7 +11,7 @@ import { createTestDb, type TestDb } from "../helpers/test-db.js";
 import { openStore, type Store } from "../../src/platform/store/db.js";
 import { exportDatabase } from "../../src/features/portability/export-service.js";
 import { importArchive } from "../../src/features/portability/import-service.js";
-import { SecretBox } from "../../src/features/webhooks/secret-box.js";
+import { secretBoxes } from "../../src/platform/secrets/secrets.js";
 
 const storeOf = (db: TestDb): Store => openStore({ databaseUrl: db.databaseUrl, dataDir: db.dataDir, poolSize: 2 });
 
@@ -68,7 +68,15 @@ test("an import that fails midway leaves nothing; items still indexing at export
   const importInto = async (file: string) => {
     const store = storeOf(targetDb);
     try {
-      return await importArchive({ store, dataDir: targetDb.dataDir, webhookSecrets: new SecretBox(null) }, { file, orgId: target.orgId });
+      return await importArchive(
+        {
+          store,
+          dataDir: targetDb.dataDir,
+          webhookSecrets: secretBoxes({ secretKey: null, secretKeyPrevious: [], dataDir: targetDb.dataDir, webhookSecretKey: null, connectorSecretKey: null })
+            .webhooks,
+        },
+        { file, orgId: target.orgId },
+      );
     } finally {
       await store.close();
     }

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { copyFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startTestApp, type TestApp } from "../helpers/harness.js";
 import { backendUnderTest, createTestDb, type TestDb } from "../helpers/test-db.js";
@@ -11,6 +13,12 @@ interface Migrated {
 }
 
 const where = (db: TestDb): string => db.databaseUrl ?? db.dataDir;
+
+/** What an operator does when a PostgreSQL store is an end of the move: the target's processes get the source's master key. */
+function giveMasterKey(from: TestDb, to: TestDb): void {
+  const target = join(to.dataDir, "secret.key");
+  if (!existsSync(target)) copyFileSync(join(from.dataDir, "secret.key"), target);
+}
 
 describe(`migrate a whole store (source: ${backendUnderTest()})`, () => {
   let slack: FakeSlack;
@@ -39,6 +47,9 @@ describe(`migrate a whole store (source: ${backendUnderTest()})`, () => {
   async function migrateAndCompare(from: TestDb, to: TestDb): Promise<void> {
     stores.push(to);
     const result = await cliJson<Migrated>(["migrate", "--from", where(from), "--to", where(to)], process.env);
+    // Between two data directories the key file travels; with PostgreSQL at either end the operator carries it.
+    if (from.databaseUrl === null && to.databaseUrl === null) assert.ok(existsSync(join(to.dataDir, "secret.key")), "the key file travelled");
+    else giveMasterKey(from, to);
     const byTable = new Map(result.tables.map((t) => [t.table, t]));
     for (const table of ["organizations", "api_keys", "context_items", "context_chunks", "context_vectors", "graph_nodes", "connectors"]) {
       const row = byTable.get(table);

@@ -45,7 +45,8 @@ describe("webhook registration and signing secrets", () => {
     const again = await t.request("POST", "/webhooks/indexing", { body: { url: "http://127.0.0.1:10/other", signing_secret: null } });
     assert.deepEqual([again.body.url, again.body.signing_secret_configured], ["http://127.0.0.1:10/other", true]);
     const row = await t.app.store.db.selectFrom("webhook_endpoints").select("signing_secret").where("org_id", "=", t.orgId).executeTakeFirst();
-    assert.ok(row?.signing_secret?.startsWith("plain."), "without WEBHOOK_SECRET_KEY the secret is stored marked plain");
+    assert.ok(row?.signing_secret && t.app.secrets.webhooks.isCurrent(row.signing_secret), "the secret is sealed under the master key by default");
+    assert.ok(!row.signing_secret.includes(secret));
   });
 
   test("an own secret of at least 16 characters; both secret fields is 422; bad input is 400", async () => {

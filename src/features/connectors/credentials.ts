@@ -1,6 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
 import { AppError, validationError } from "../../platform/errors/app-error.js";
-import type { SecretBox } from "../webhooks/secret-box.js";
+import type { SecretBox } from "../../platform/secrets/secret-box.js";
 import type { ConnectorProvider, Credentials, VerifiedAccount } from "./provider.js";
 import { ProviderError } from "./provider-error.js";
 
@@ -42,7 +42,7 @@ export async function verifyCredentials(provider: ConnectorProvider, credentials
   }
 }
 
-/** Credentials at rest: sealed JSON (AES-256-GCM under CONNECTOR_SECRET_KEY when set). */
+/** Credentials at rest: sealed JSON (AES-256-GCM under the master key; platform/secrets). */
 export class CredentialVault {
   constructor(private readonly box: SecretBox) {}
 

@@ -4,7 +4,7 @@ import type { IngestService } from "../ingestion/service.js";
 import type { DatabaseService } from "../databases/service.js";
 import type { JobQueue } from "../../platform/jobs/queue.js";
 import type { Store } from "../../platform/store/db.js";
-import { SecretBox } from "../webhooks/secret-box.js";
+import type { SecretBox } from "../../platform/secrets/secret-box.js";
 import { CredentialVault } from "./credentials.js";
 import { createProviderRegistry } from "./registry.js";
 import { ConnectorService } from "./service.js";
@@ -23,13 +23,15 @@ export interface ConnectorDeps {
   readonly ingest: IngestService;
   readonly edit: ContextEditService;
   readonly queue: JobQueue;
+  /** Seals the credentials at rest (the platform's connectors box). */
+  readonly secrets: SecretBox;
   /** Told how each sync run attempt ended (metrics). */
   readonly onSyncResult?: (provider: string, outcome: SyncOutcome | "error") => void;
 }
 
 /** Wires the connector subsystem from the configuration; called by the composition root. */
 export function createConnectors(config: Config, deps: ConnectorDeps): Connectors {
-  const vault = new CredentialVault(new SecretBox(config.connectorSecretKey, "connector-credentials", "CONNECTOR_SECRET_KEY"));
+  const vault = new CredentialVault(deps.secrets);
   const providers = createProviderRegistry(config.connectorApiUrls);
   return {
     service: new ConnectorService(deps.store, providers, vault),

@@ -12,7 +12,7 @@ export interface ConnectorsTable {
   name: string;
   provider_account_scope: string;
   auth_type: string;
-  /** Sealed JSON of the credentials (see webhooks/secret-box.ts); never returned. */
+  /** Sealed JSON of the credentials (see platform/secrets/secret-box.ts); never returned. */
   credentials: string;
   sync_interval_seconds: number;
   next_sync_at: number | null;

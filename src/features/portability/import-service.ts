@@ -2,7 +2,7 @@ import { AppError } from "../../platform/errors/app-error.js";
 import { JobQueue } from "../../platform/jobs/queue.js";
 import type { Executor, Store } from "../../platform/store/db.js";
 import { graphJobKey, ingestJobKey } from "../ingestion/service.js";
-import type { SecretBox } from "../webhooks/secret-box.js";
+import type { SecretBox } from "../../platform/secrets/secret-box.js";
 import { generateSigningSecret } from "../webhooks/signing.js";
 import { OrgService } from "../organizations/service.js";
 import { ArchiveIds } from "./archive-ids.js";
@@ -45,7 +45,7 @@ export interface ImportResult {
 export interface ImportTarget {
   readonly store: Store;
   readonly dataDir: string;
-  /** Seals the new webhook signing secret (WEBHOOK_SECRET_KEY). */
+  /** Seals the new webhook signing secret under the store's master key. */
   readonly webhookSecrets: SecretBox;
   readonly now?: () => number;
 }

@@ -40,8 +40,8 @@ const PASSES: ReadonlyArray<{ plan: TablePlan; filter: RowFilter; adapt?: (row: 
 
 /**
  * Copies a whole store into an empty one (migrated, no organization), rows as they are: ids,
- * API key hashes, sealed secrets (the target needs the same CONNECTOR_SECRET_KEY and
- * WEBHOOK_SECRET_KEY), chunks, vectors, postings and graphs, so a service started on the target
+ * API key hashes, sealed secrets (the target needs the source's master key: SECRET_KEY or
+ * DATA_DIR/secret.key), chunks, vectors, postings and graphs, so a service started on the target
  * answers as the source did. Read in one snapshot of the source, written in one transaction of
  * the target, then verified by counting. The source should not take writes meanwhile: what is
  * written after the snapshot began is not copied.

@@ -5,7 +5,7 @@ import type { OrgTenancy } from "../../platform/tenancy.js";
 import { deliveryHeaders } from "./event.js";
 import type { HttpSender, SendResult } from "./http-sender.js";
 import type { WebhookDeliveryStatus } from "./rows.js";
-import type { SecretBox } from "./secret-box.js";
+import type { SecretBox } from "../../platform/secrets/secret-box.js";
 import { WebhookStore, type DeliveryRow } from "./store.js";
 
 export interface RetrySchedule {

@@ -4,7 +4,7 @@ import type { Store } from "../../platform/store/db.js";
 import { DeliveryRunner } from "./delivery-runner.js";
 import { HttpSender } from "./http-sender.js";
 import { WebhookOutbox } from "./outbox.js";
-import { SecretBox } from "./secret-box.js";
+import type { SecretBox } from "../../platform/secrets/secret-box.js";
 import { WebhookService } from "./service.js";
 import { TargetGuard } from "./target-guard.js";
 
@@ -18,10 +18,15 @@ export interface Webhooks {
 const MAX_REDIRECTS = 5;
 
 /** Wires the webhook subsystem from the configuration; called by the composition root. */
-export function createWebhooks(config: Config, store: Store, queue: JobQueue, onAttempt?: (outcome: "delivered" | "retrying" | "failed") => void): Webhooks {
+export function createWebhooks(
+  config: Config,
+  store: Store,
+  queue: JobQueue,
+  secrets: SecretBox,
+  onAttempt?: (outcome: "delivered" | "retrying" | "failed") => void,
+): Webhooks {
   const guard = new TargetGuard(config.webhookAllowPrivateUrls);
   const sender = new HttpSender(guard, { timeoutMs: config.webhookTimeoutMs, maxRedirects: MAX_REDIRECTS });
-  const secrets = new SecretBox(config.webhookSecretKey);
   const attempts = { maxAttempts: config.webhookMaxAttempts };
   const schedule = { baseMs: config.webhookRetryBaseMs, maxMs: config.webhookRetryMaxMs };
   return {

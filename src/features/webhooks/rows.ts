@@ -7,7 +7,7 @@ export interface WebhookEndpointsTable {
   url: string;
   /** JSON array of event kinds. */
   event_types: string;
-  /** Sealed secret (webhooks/secret-box.ts); null when signing is disabled. */
+  /** Sealed secret (platform/secrets/secret-box.ts); null when signing is disabled. */
   signing_secret: string | null;
   created_at: number;
   updated_at: number;

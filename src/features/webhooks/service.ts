@@ -6,7 +6,7 @@ import { newId } from "../../platform/util/ids.js";
 import { EVENT_TYPES, WEBHOOK_TEST, deliveryHeaders, testEventBody } from "./event.js";
 import type { HttpSender } from "./http-sender.js";
 import type { WebhookDeliveryStatus } from "./rows.js";
-import type { SecretBox } from "./secret-box.js";
+import type { SecretBox } from "../../platform/secrets/secret-box.js";
 import { checkSigningSecret, generateSigningSecret } from "./signing.js";
 import { WebhookStore, type DeliveryRow, type EndpointRow } from "./store.js";
 import type { TargetGuard } from "./target-guard.js";
