@@ -206,11 +206,15 @@ describe("GET /context/inspect", () => {
     assert.equal(uuid(itemId), item.id);
     assert.equal(uuid(blobId), item.blob_id);
     const setting = await t.app.store.db.selectFrom("settings").select("value").where("name", "=", "file_url_secret").executeTakeFirstOrThrow();
-    const expired = signFileToken(setting.value, { itemId: item.id, blobId: item.blob_id ?? "", expiresAt: Math.floor(Date.now() / 1000) - 1 });
+    // Kept sealed under the master key (secrets at rest), and opened with it.
+    assert.ok(t.app.secrets.fileUrl.isCurrent(setting.value));
+    const opened = t.app.secrets.fileUrl.open(setting.value);
+    assert.ok(opened.ok);
+    const expired = signFileToken(opened.secret, { itemId: item.id, blobId: item.blob_id ?? "", expiresAt: Math.floor(Date.now() / 1000) - 1 });
     const res = await t.request("GET", `/context/files/${expired}`, { key: null });
     assert.equal(res.status, 403);
     assert.equal(field(res.body, "error.code"), "FILE_URL_EXPIRED");
-    const valid = signFileToken(setting.value, { itemId: item.id, blobId: item.blob_id ?? "", expiresAt: Math.floor(Date.now() / 1000) + 60 });
+    const valid = signFileToken(opened.secret, { itemId: item.id, blobId: item.blob_id ?? "", expiresAt: Math.floor(Date.now() / 1000) + 60 });
     assert.equal((await t.request("GET", `/context/files/${valid}`, { key: null })).status, 200);
   });
 
@@ -266,7 +270,7 @@ describe("file URL secret", () => {
       assert.equal((await fetch(`${c.baseUrl}/context/files/${forged}`)).status, 403);
       assert.equal((await fetch(`${c.baseUrl}/context/files/${mine}`)).status, 200);
       assert.equal((await fetch(url)).status, 200);
-      const rows = await c.app.store.db.selectFrom("settings").selectAll().execute();
+      const rows = await c.app.store.db.selectFrom("settings").selectAll().where("name", "=", "file_url_secret").execute();
       assert.deepEqual(rows, [], "no generated secret when one is configured");
     } finally {
       await c.close();
