@@ -1,10 +1,13 @@
-// LoCoMo retrieval quality: `npm run bench:retrieval` (embedded) or with DATABASE_URL (PostgreSQL).
+// Retrieval quality: `npm run bench:retrieval` (embedded) or with DATABASE_URL (PostgreSQL), on
+// LoCoMo (memories) and on the knowledge development set (bench/retrieval-hotpot.ts); `--set locomo`
+// or `--set hotpot` runs one of them (default both).
 // Each conversation is ingested through POST /context/ingest as memories into its own collection
 // (one memory per turn, see bench/locomo.ts), then every category 1-4 question goes through
 // POST /query (in-process) as plain BM25 (query_by text), fast hybrid and thinking hybrid.
 // Prints recall@1/5/10/20 of the evidence turns (per question, averaged) and query latency.
 // Options: --conversations N (default 10). BENCH_LOCOMO_DIR=<dir> keeps the SQLite store there and
-// reuses it on the next run (skips ingestion; for tuning only: the reported figures ingest afresh).
+// reuses it on the next run (skips the ingestion of a set already there; for tuning only: the
+// reported figures ingest afresh).
 // Models for thinking mode (measured separately from the offline default): RERANK_PROVIDER,
 // RERANK_BASE_URL / RERANK_MODEL / RERANK_API_KEY / RERANK_MODEL_PATH, LLM_BASE_URL / LLM_MODEL / LLM_API_KEY with LLM_QUERY_STEPS, and
 // QUERY_MODEL_TIMEOUT_MS are passed to the service (a chat model then also serves ingestion).
@@ -15,12 +18,15 @@ import { createTestDb } from "../test/helpers/test-db.js";
 import { option, percentile } from "./bench-utils.js";
 import { loadLocomo } from "./locomo.js";
 import { enterSystemScope } from "../src/platform/store/row-scope.js";
+import { ingestHotpot, runHotpot } from "./retrieval-hotpot.js";
 
 // A benchmark is an operator's script: it reads and writes the store directly, across organizations.
 enterSystemScope();
 
 const DATASET = new URL("../../shared/datasets/locomo/locomo10.json", import.meta.url).pathname;
 const KS = [1, 5, 10, 20] as const;
+const setAt = process.argv.indexOf("--set");
+const sets = new Set((setAt >= 0 ? (process.argv[setAt + 1] ?? "") : "locomo,hotpot").split(","));
 const conversations = loadLocomo(process.env.LOCOMO_PATH ?? DATASET, option("conversations", 10));
 
 const MODEL_SETTINGS = [
@@ -37,7 +43,7 @@ const MODEL_SETTINGS = [
 ] as const;
 
 const reuseDir = process.env.BENCH_LOCOMO_DIR;
-const reused = reuseDir !== undefined && existsSync(`${reuseDir}/ready`);
+const reused = reuseDir !== undefined && existsSync(reuseDir);
 const db = reuseDir ? { dataDir: reuseDir, databaseUrl: null, drop: async () => {} } : await createTestDb();
 if (reuseDir) mkdirSync(reuseDir, { recursive: true });
 const backend = db.databaseUrl ? "postgres" : "sqlite";
@@ -51,7 +57,7 @@ const config = loadConfig({
 });
 const app = await createApplication(config);
 app.worker.start();
-const existing = reused ? await app.store.db.selectFrom("databases").select("org_id").where("name", "=", "locomo").executeTakeFirstOrThrow() : null;
+const existing = reused ? await app.store.db.selectFrom("organizations").select("id as org_id").where("name", "=", "bench").executeTakeFirst() : undefined;
 const orgId = existing ? existing.org_id : (await app.orgs.createOrganization("bench")).id;
 const key = (await app.orgs.createKey(orgId, "bench")).key;
 const post = async (url: string, payload: unknown): Promise<Record<string, unknown>> => {
@@ -65,7 +71,9 @@ const post = async (url: string, payload: unknown): Promise<Record<string, unkno
   return res.json<Record<string, unknown>>();
 };
 
-if (!reused) {
+const stored = async (name: string): Promise<boolean> =>
+  (await app.store.db.selectFrom("databases").select("id").where("org_id", "=", orgId).where("name", "=", name).executeTakeFirst()) !== undefined;
+if (sets.has("locomo") && !(await stored("locomo"))) {
   const database = await app.databases.create(orgId, "locomo", []);
   await app.databases.provision(database.id);
   await app.pipeline.warmUp();
@@ -83,7 +91,6 @@ if (!reused) {
     await new Promise((r) => setTimeout(r, 200));
   }
   console.log(`ingested ${turns} turns of ${conversations.length} conversations in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (reuseDir) mkdirSync(`${reuseDir}/ready`);
 }
 
 interface Method {
@@ -99,15 +106,19 @@ const only = process.env.BENCH_METHODS?.split(",");
 // tuning: extra JSON merged into the hybrid queries (e.g. {"alpha":0.2})
 const extra = JSON.parse(process.env.BENCH_BODY ?? "{}") as Record<string, unknown>;
 const questionCount = conversations.reduce((n, c) => n + c.questions.length, 0);
-console.log(`backend: ${backend}; ${questionCount} questions (categories 1-4); recall of evidence turns; graph_context off`);
+console.log(`backend: ${backend}; graph_context off`);
 const models = [
   config.queryModels.rerank && `reranker ${config.queryModels.rerank.model} (${config.queryModels.rerank.provider})`,
   config.chatModel && config.queryModels.chatSteps.size > 0 && `chat model ${config.chatModel.model} (${[...config.queryModels.chatSteps].join(", ")})`,
 ].filter((m): m is string => typeof m === "string");
 console.log(`thinking mode's models: ${models.length > 0 ? models.join("; ") : "none (offline default)"}`);
-console.log(`${"method".padEnd(22)} ${KS.map((k) => `R@${k}`.padStart(6)).join(" ")}   p50 ms  p95 ms`);
+if (sets.has("locomo")) {
+  console.log(`LoCoMo: ${questionCount} questions (categories 1-4); recall of evidence turns`);
+  console.log(`${"method".padEnd(22)} ${KS.map((k) => `R@${k}`.padStart(6)).join(" ")}   p50 ms  p95 ms`);
+}
 for (const [i, m] of methods.entries()) {
   if (only && !only.includes(String(i))) continue;
+  if (!sets.has("locomo")) break;
   const sums: number[] = KS.map(() => 0);
   const byCategory = new Map<number, { n: number; r10: number }>();
   const times: number[] = [];
@@ -140,6 +151,29 @@ for (const [i, m] of methods.entries()) {
     .join(" ");
   console.log(
     `${m.name.padEnd(22)} ${sums.map((s) => (s / questionCount).toFixed(3).padStart(6)).join(" ")}   ${percentile(times, 0.5).toFixed(1).padStart(6)}  ${percentile(times, 0.95).toFixed(1).padStart(6)}   R@10 by category: ${cats}`,
+  );
+}
+if (sets.has("hotpot")) {
+  if (!(await stored("hotpot"))) {
+    const hotpot = await app.databases.create(orgId, "hotpot", []);
+    await app.databases.provision(hotpot.id);
+    const started = performance.now();
+    const passages = await ingestHotpot(post, "hotpot", async () => {
+      const row = await app.store.db
+        .selectFrom("context_items")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("database_id", "=", hotpot.id)
+        .where("status", "in", ["graph_creation", "completed", "errored"])
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    });
+    console.log(`ingested ${passages} passages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const chosen = methods.filter((_, i) => !only || only.includes(String(i)));
+  await runHotpot(
+    post,
+    "hotpot",
+    chosen.map((m) => ({ name: m.name, body: m.body.query_by === "text" ? m.body : { ...m.body, ...extra } })),
   );
 }
 await app.close();

@@ -61,11 +61,11 @@ const everyColumnListed: EveryKeyListed<ItemWithoutContent, (typeof ITEM_COLUMNS
 void everyColumnListed;
 
 /**
- * What ranking reads of each candidate's item (identity, corpus, time, speaker). Turning a column
+ * What ranking reads of each candidate's item (identity, corpus, title, time, speaker). Turning a column
  * into a JS value is most of a hydration read's cost: the 60 candidates of a LoCoMo query with
  * every column took 0.87 ms, with these 0.24 (hot, SQLite); the shown items are read after.
  */
-const RANKED_ITEM_COLUMNS = ["id", "corpus", "source_id", "item_timestamp", "user_name", "created_at"] as const;
+const RANKED_ITEM_COLUMNS = ["id", "corpus", "source_id", "title", "item_timestamp", "user_name", "created_at"] as const;
 export type RankedItem = Pick<ItemRow, (typeof RANKED_ITEM_COLUMNS)[number]>;
 
 /** What the result views (chunks, sources, extras) show of an item. */
@@ -73,7 +73,6 @@ const QUERIED_ITEM_COLUMNS = [
   ...RANKED_ITEM_COLUMNS,
   "collection",
   "type",
-  "title",
   "description",
   "url",
   "metadata",
