@@ -68,6 +68,20 @@ export function fuse(lists: readonly RankedList[], weights: FusionWeights): Fuse
   return fused.sort((a, b) => b.score - a.score || a.chunkKey - b.chunkKey);
 }
 
+/**
+ * `first` and `second` rankings of one query blended: each chunk's score is (1 - weight) of its
+ * first score plus weight of its second (0 where a list lacks it); the second's parts are kept.
+ */
+export function interpolate(first: readonly Fused[], second: readonly Fused[], weight: number): Fused[] {
+  const out = new Map<number, Fused>();
+  for (const f of first) out.set(f.chunkKey, { chunkKey: f.chunkKey, score: (1 - weight) * f.score, parts: f.parts });
+  for (const f of second) {
+    const before = out.get(f.chunkKey)?.score ?? 0;
+    out.set(f.chunkKey, { chunkKey: f.chunkKey, score: before + weight * f.score, parts: f.parts });
+  }
+  return [...out.values()].sort((a, b) => b.score - a.score || a.chunkKey - b.chunkKey);
+}
+
 /** Dense weight for a query when `alpha` is "auto": keyword-like queries lean on BM25. */
 export function autoAlpha(query: string, termCount: number): number {
   const identifierLike = /["'`]|[A-Za-z]+[0-9_]+|[a-z][A-Z]|[#@/\\.:]\S/.test(query);
