@@ -30,18 +30,30 @@ export function isStale() {
   return Math.max(newestMtime("src"), newestMtime("console"), newestMtime("tsconfig.json"), newestMtime("tsconfig.build.json")) > stampMtime();
 }
 
-/** Builds both parts; exits the process with the failing step's code. */
+/**
+ * Builds both parts; exits the process with the failing step's code. Each step says on stderr what
+ * it does before it starts and how long it took once done: a first build runs for a minute or more.
+ */
 export function build() {
   const startedAt = new Date(); // a file saved during the build is newer than the stamp: the next check rebuilds
   const require = createRequire(import.meta.url);
   const tsc = require.resolve("typescript/bin/tsc");
   const vite = join(dirname(require.resolve("vite/package.json")), "bin", "vite.js");
-  for (const args of [
-    [tsc, "-p", "tsconfig.build.json"],
-    [vite, "build", "--config", join("console", "vite.config.ts")],
-  ]) {
-    const built = spawnSync(process.execPath, args, { stdio: "inherit" });
-    if (built.status !== 0) process.exit(built.status ?? 1);
+  const steps = [
+    { what: "compiling the server (tsc)", args: [tsc, "-p", "tsconfig.build.json"] },
+    { what: "building the console (vite)", args: [vite, "build", "--config", join("console", "vite.config.ts")] },
+  ];
+  for (const [i, step] of steps.entries()) {
+    const label = `[${i + 1}/${steps.length}] ${step.what}`;
+    console.error(`${label}…`);
+    const stepStartedAt = performance.now();
+    const built = spawnSync(process.execPath, step.args, { stdio: "inherit" });
+    const seconds = ((performance.now() - stepStartedAt) / 1000).toFixed(1);
+    if (built.status !== 0) {
+      console.error(`${label}: failed after ${seconds} s`);
+      process.exit(built.status ?? 1);
+    }
+    console.error(`${label}: done in ${seconds} s`);
   }
   writeFileSync(STAMP, `${startedAt.toISOString()}\n`);
   utimesSync(STAMP, startedAt, startedAt);

@@ -32,7 +32,7 @@ function observedDriver(driver: Driver, onError: (err: unknown) => void): Driver
   const wrap = (conn: DatabaseConnection): DatabaseConnection => {
     const known = proxies.get(conn);
     if (known !== undefined) return known;
-    const execute: DatabaseConnection["executeQuery"] = (query, options) => observe(() => conn.executeQuery(query, options));
+    const execute: DatabaseConnection["executeQuery"] = (query) => observe(() => conn.executeQuery(query));
     const bound = new Map<PropertyKey, unknown>();
     const proxy = new Proxy(conn, {
       get(target, prop) {
@@ -51,15 +51,15 @@ function observedDriver(driver: Driver, onError: (err: unknown) => void): Driver
     return proxy;
   };
   const observed: Driver = {
-    init: (options) => driver.init(options),
-    acquireConnection: async (options) => wrap(await observe(() => driver.acquireConnection(options))),
+    init: () => driver.init(),
+    acquireConnection: async () => wrap(await observe(() => driver.acquireConnection())),
     beginTransaction: (conn, settings) => observe(() => driver.beginTransaction(original(conn), settings)),
     commitTransaction: (conn) => observe(() => driver.commitTransaction(original(conn))),
     rollbackTransaction: async (conn) => {
       await driver.rollbackTransaction(original(conn)).catch(() => undefined);
     },
-    releaseConnection: (conn, options) => driver.releaseConnection(original(conn), options),
-    destroy: (options) => driver.destroy(options),
+    releaseConnection: (conn) => driver.releaseConnection(original(conn)),
+    destroy: () => driver.destroy(),
   };
   if (driver.savepoint) {
     const savepoint = driver.savepoint.bind(driver);

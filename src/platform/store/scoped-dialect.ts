@@ -76,9 +76,9 @@ function scopedDriver(driver: Driver, role: SessionRole): Driver {
     const proxy = new Proxy(l.inner, {
       get(target, prop) {
         if (prop === "executeQuery") {
-          const execute: DatabaseConnection["executeQuery"] = async (query, options) => {
+          const execute: DatabaseConnection["executeQuery"] = async (query) => {
             if (!l.inTransaction && l.session.scope !== l.scope) await applySession(l);
-            return target.executeQuery(query, options);
+            return target.executeQuery(query);
           };
           return execute;
         }
@@ -98,11 +98,11 @@ function scopedDriver(driver: Driver, role: SessionRole): Driver {
   };
 
   const scoped: Driver = {
-    init: (options) => driver.init(options),
-    acquireConnection: async (options) => {
+    init: () => driver.init(),
+    acquireConnection: async () => {
       // Read before awaiting: the scope of the work asking for the connection.
       const scope = currentRowScope();
-      const inner = await driver.acquireConnection(options);
+      const inner = await driver.acquireConnection();
       let session = sessions.get(inner);
       if (!session) {
         // A new session: no role assumed, and app.* unset, which row security reads as no scope.
@@ -154,8 +154,8 @@ function scopedDriver(driver: Driver, role: SessionRole): Driver {
         l.inTransaction = false;
       }
     },
-    releaseConnection: (conn, options) => driver.releaseConnection(lease(conn).inner, options),
-    destroy: (options) => driver.destroy(options),
+    releaseConnection: (conn) => driver.releaseConnection(lease(conn).inner),
+    destroy: () => driver.destroy(),
   };
   if (driver.savepoint) {
     const savepoint = driver.savepoint.bind(driver);
