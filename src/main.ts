@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   // Loaded here, not above: a cluster's primary process never needs the application.
   const { createApplication } = await import("./app.js");
   const app = await createApplication(config);
-  app.server.log.info({ config: describeConfig(config) }, "configuration");
+  // One short line at info; the whole configuration (secrets masked) is ~2 KB, for debugging.
+  app.server.log.info({ port: config.port, backend: config.databaseUrl ? "postgres" : "sqlite", dataDir: config.dataDir }, "starting");
+  app.server.log.debug({ config: describeConfig(config) }, "configuration");
   // A store without any organization (and no BOOTSTRAP_API_KEY) would answer nothing but 401.
   const firstRun = config.bootstrapApiKeys.length === 0 ? await inSystemScope(() => app.orgs.createFirstOrganization()) : null;
   if (cluster.isWorker && process.env.LISTEN_WHEN_WARM === "1") {

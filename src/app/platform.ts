@@ -47,7 +47,7 @@ export interface ApplicationOptions {
 
 /** The logger first, then the store (migrated), the job queue and the embedder. */
 export async function buildPlatform(config: Config, options: ApplicationOptions = {}): Promise<Platform> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config);
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, walSizeLimitBytes: config.sqliteWalLimitBytes });
   try {
     return await onStore(config, options, logger, store);

@@ -17,7 +17,7 @@ const RESTART_DELAY_MS = 1_000;
  * It also relays /metrics collections between the processes (cluster-metrics.ts).
  */
 export function runPrimary(config: Config): void {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config);
   const roles = new Map<Worker, number>();
   let started = false;
   /** Processes that have listened (counting those started again), for the one log line saying all are up. */

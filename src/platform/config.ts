@@ -13,6 +13,12 @@ export interface Config {
   /** SQLite: bytes the write-ahead log is truncated to once checkpointed (SQLITE_WAL_LIMIT_MB). */
   readonly sqliteWalLimitBytes: number;
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /**
+   * How log lines are written on stdout (LOG_FORMAT): `json`, one JSON object a line, for log
+   * collectors; `pretty`, readable lines (pino-pretty) for a terminal; `auto` (default), pretty when
+   * stdout is a terminal and JSON otherwise (a pipe, a file, a container's log).
+   */
+  readonly logFormat: "auto" | "json" | "pretty";
   /** postgres://... selects the PostgreSQL backend; null means SQLite in dataDir. */
   readonly databaseUrl: string | null;
   readonly bootstrapApiKeys: readonly string[];
@@ -232,6 +238,7 @@ export type QueryChatStep = (typeof QUERY_CHAT_STEPS)[number];
 export class ConfigError extends Error {}
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const LOG_FORMATS = ["auto", "json", "pretty"] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -257,6 +264,13 @@ function logLevel(env: Env): Config["logLevel"] {
   const raw = (env.LOG_LEVEL ?? "info").trim().toLowerCase();
   const found = LOG_LEVELS.find((l) => l === raw);
   if (!found) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got '${raw}'`);
+  return found;
+}
+
+function logFormat(env: Env): Config["logFormat"] {
+  const raw = (env.LOG_FORMAT ?? "auto").trim().toLowerCase() || "auto";
+  const found = LOG_FORMATS.find((f) => f === raw);
+  if (!found) throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(", ")}, got '${raw}'`);
   return found;
 }
 
@@ -520,6 +534,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(env.DATA_DIR?.trim() || "./data"),
     sqliteWalLimitBytes: int(env, "SQLITE_WAL_LIMIT_MB", DEFAULT_SQLITE_WAL_LIMIT_MB, 0, 1_000_000) * 1024 * 1024,
     logLevel: logLevel(env),
+    logFormat: logFormat(env),
     databaseUrl: databaseUrl(env),
     bootstrapApiKeys: bootstrapKeys(env),
     webhookAllowPrivateUrls: bool(env, "WEBHOOK_ALLOW_PRIVATE_URLS", false),

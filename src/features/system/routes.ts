@@ -6,7 +6,8 @@ import { legacyErrors } from "../../platform/http/response-schemas.js";
 import { HealthSchema, ReadinessSchema } from "./schemas.js";
 import { workerReadiness, type WorkerProbe, type WorkerReadiness } from "./worker-readiness.js";
 
-const config = { auth: false, shape: "plain" as const };
+// Probes come every few seconds from supervisors and load balancers: their request lines are debug, not info.
+const config = { auth: false, shape: "plain" as const, quietRequestLog: true };
 const tags = ["System"];
 
 /**

@@ -35,6 +35,8 @@ declare module "fastify" {
     deprecatedRoute?: { message: string; preferred?: string };
     /** The route reads application/x-www-form-urlencoded bodies itself (the ingest routes); elsewhere they are refused. */
     formBody?: boolean;
+    /** Its "incoming request" and "request completed" lines are debug, not info (the health probes); see request-log.ts. */
+    quietRequestLog?: boolean;
   }
 }
 

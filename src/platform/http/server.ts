@@ -18,6 +18,7 @@ import { ROUTE_DECODED } from "./route-decoded-body.js";
 import { scopeRouteHandlers } from "./row-scope-hook.js";
 import { logRequestIds, requestIdOf, upstreamIdOf } from "./request-id.js";
 import { markRequestLogger } from "../logger.js";
+import { RequestLogController } from "./request-log.js";
 import { inSystemScope } from "../store/row-scope.js";
 import { DeferredSchemas } from "./deferred-schemas.js";
 import type { HttpTimeouts } from "../config.js";
@@ -73,6 +74,7 @@ export async function createServer(deps: ServerDeps): Promise<App> {
   const schemas = new DeferredSchemas();
   const app = Fastify({
     loggerInstance: deps.logger,
+    logController: new RequestLogController(),
     bodyLimit: deps.bodyLimitBytes,
     genReqId: requestIdOf,
     requestIdHeader: false,
