@@ -72,13 +72,51 @@ test("files: a corrupt PDF ends errored, showing the service's error code and me
   const message = (await row.getByTestId("upload-error-message").textContent()) ?? "";
   assert.ok(message.length > 0, "the service's message is shown");
 
-  // An unsupported file is refused at once, also with its code.
+  // A file named as a supported type whose bytes are not (a PNG called .txt) passes the console's
+  // name check; the service refuses it at once, also with its code.
   await page
     .getByTestId("file-input")
-    .setInputFiles([{ name: "logo.png", mimeType: "image/png", buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]) }]);
-  const png = rowOf(page, "logo.png");
+    .setInputFiles([{ name: "logo.txt", mimeType: "text/plain", buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]) }]);
+  const png = rowOf(page, "logo.txt");
   await png.getByTestId("upload-status").getByText("errored", { exact: true }).waitFor();
   assert.equal(await png.getByTestId("upload-error-code").textContent(), "INVALID_FILE_FORMAT");
+});
+
+test("files: unsupported types (.html, .png) are refused before sending, naming the accepted extensions; the rest of the batch is sent", async (t) => {
+  const { page, context, problems } = await newConsolePage(browser);
+  t.after(() => context.close());
+  await openUpload(page);
+  const ingests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/context/ingest")) ingests.push(request.method());
+  });
+  assert.equal(await page.getByTestId("file-input").getAttribute("accept"), ".pdf,.docx,.md,.markdown,.mdx,.csv,.txt,.text");
+
+  await page.getByTestId("file-input").setInputFiles([
+    { name: "page.html", mimeType: "text/html", buffer: Buffer.from("<html><body><p>Hello</p></body></html>") },
+    { name: "logo.PNG", mimeType: "image/png", buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+    { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from("# Notes\n\nKept.\n") },
+  ]);
+  const refused = page.getByTestId("upload-refused");
+  await refused.waitFor();
+  const lines = await refused.locator("p").allTextContents();
+  assert.deepEqual(lines, [
+    "page.html: not sent, .html files are not supported. Accepted: .pdf, .docx, .md, .markdown, .mdx, .csv, .txt, .text.",
+    "logo.PNG: not sent, .png files are not supported. Accepted: .pdf, .docx, .md, .markdown, .mdx, .csv, .txt, .text.",
+  ]);
+  // Only the Markdown file got a row and a request: the refused ones never reached the service.
+  await rowOf(page, "notes.md").getByTestId("upload-status").getByText("completed", { exact: true }).waitFor({ timeout: 90_000 });
+  assert.equal(await page.getByTestId("table-row").count(), 1);
+  assert.deepEqual(ingests, ["POST"]);
+
+  // A batch of only unsupported files sends nothing; a later good batch clears the refusal.
+  await page.getByTestId("file-input").setInputFiles([{ name: "export.json", mimeType: "application/json", buffer: Buffer.from("{}") }]);
+  await refused.getByText(/^export\.json: not sent, \.json files are not supported/).waitFor();
+  assert.deepEqual(ingests, ["POST"]);
+  await page.getByTestId("file-input").setInputFiles([{ name: "more.txt", mimeType: "text/plain", buffer: Buffer.from("More notes.") }]);
+  await rowOf(page, "more.txt").waitFor();
+  assert.equal(await refused.count(), 0);
+  assert.deepEqual(problems, []);
 });
 
 test("records: app items and memories sent as JSON Lines are indexed; malformed JSON is refused in the page", async (t) => {

@@ -1,4 +1,5 @@
 import { useRef, useState } from "preact/hooks";
+import { ACCEPT_ATTRIBUTE, ACCEPTED_LIST } from "../ui/file-types.js";
 
 /** Pick files with the dialog (several at once) or drop them on the area. */
 export function FilePicker(props: { onFiles: (files: File[]) => void; disabled: boolean }) {
@@ -26,11 +27,14 @@ export function FilePicker(props: { onFiles: (files: File[]) => void; disabled: 
           choose files
         </button>
       </p>
-      <p class="hint">PDF, DOCX, Markdown, CSV, TXT. Each file is sent on its own, with its progress below.</p>
+      <p class="hint" data-testid="accepted-types">
+        PDF, DOCX, Markdown, CSV, TXT ({ACCEPTED_LIST}). Each file is sent on its own, with its progress below.
+      </p>
       <input
         ref={input}
         type="file"
         multiple
+        accept={ACCEPT_ATTRIBUTE}
         hidden
         data-testid="file-input"
         disabled={props.disabled}

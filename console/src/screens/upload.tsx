@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { ErrorBanner } from "../ui/error-banner.js";
+import { refusalOf } from "../ui/file-types.js";
 import { formatBytes, StatusBadge } from "../ui/format.js";
 import { hashWithId } from "../ui/hash-route.js";
 import { isFinal, useIndexingTracker, type Tracked } from "../ui/indexing-tracker.js";
@@ -26,9 +27,15 @@ export function UploadScreen(props: ScreenProps) {
   const tracker = useIndexingTracker(api, database, collection);
   const [tab, setTab] = useState<"files" | "records">("files");
   const [formError, setFormError] = useState<unknown>(null);
+  const [refused, setRefused] = useState<readonly string[]>([]);
 
-  const sendFiles = (files: File[]) => {
+  const sendFiles = (picked: File[]) => {
     if (database === null) return;
+    // Unsupported files are refused here, before anything is sent; the others go on.
+    const reasons = picked.map(refusalOf);
+    setRefused(reasons.filter((r): r is string => r !== null));
+    const files = picked.filter((_, i) => reasons[i] === null);
+    if (files.length === 0) return;
     const apiKey = session.apiKey() ?? "";
     const rows: Tracked[] = files.map((file) => ({
       key: nextKey(),
@@ -129,6 +136,13 @@ export function UploadScreen(props: ScreenProps) {
           </div>
           <Panel>
             {tab === "files" ? <FilePicker onFiles={sendFiles} disabled={false} /> : <RecordsForm onSubmit={sendRecords} disabled={false} />}
+            {tab === "files" && refused.length > 0 ? (
+              <div class="error-banner stacked" role="alert" data-testid="upload-refused">
+                {refused.map((reason) => (
+                  <p key={reason}>{reason}</p>
+                ))}
+              </div>
+            ) : null}
             <ErrorBanner error={formError} testId="records-error" />
           </Panel>
           <Panel

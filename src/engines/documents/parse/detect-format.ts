@@ -35,6 +35,9 @@ const EXTENSION_FORMATS: Record<string, FileFormat> = {
   text: "txt",
 };
 
+/** The file name extensions a file is recognised by (lower case, no dot); the console lists them. */
+export const ACCEPTED_EXTENSIONS: readonly string[] = Object.keys(EXTENSION_FORMATS);
+
 const MIME_FORMATS: Record<string, FileFormat> = {
   "application/pdf": "pdf",
   "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
@@ -77,11 +80,18 @@ function looksLikeText(bytes: Uint8Array): boolean {
   return control <= sample.length * 0.02;
 }
 
+/**
+ * The format a file's name claims, else its MIME type; undefined when neither names a supported
+ * one. The console asks this before sending a file, so what it refuses is what this module refuses.
+ */
+export function claimedFormat(fileName: string, mime?: string): FileFormat | undefined {
+  const byName = EXTENSION_FORMATS[extensionOf(fileName)];
+  return byName ?? (mime === undefined ? undefined : MIME_FORMATS[mime.split(";")[0]?.trim().toLowerCase() ?? ""]);
+}
+
 export function detectFormat(bytes: Uint8Array, fileName: string, mime?: string): FormatDetection {
   const ext = extensionOf(fileName);
-  const byName = EXTENSION_FORMATS[ext];
-  const byMime = mime === undefined ? undefined : MIME_FORMATS[mime.split(";")[0]?.trim().toLowerCase() ?? ""];
-  const claimed = byName ?? byMime;
+  const claimed = claimedFormat(fileName, mime);
 
   if (findPdfHeader(bytes)) return { ok: true, format: "pdf" };
   if (startsWith(bytes, ZIP_MAGIC)) {
