@@ -48,7 +48,7 @@ export default tseslint.config(
     // A connector's requests carry the organization's credentials: they reach the network only
     // through the provider transport, which keeps them on the provider's configured API.
     files: ["src/features/connectors/**/*.ts"],
-    ignores: ["src/features/connectors/provider-transport.ts", "src/features/connectors/**/fake-server.ts", "src/features/connectors/fake-http.ts"],
+    ignores: ["src/features/connectors/provider-transport.ts"],
     rules: {
       "no-restricted-globals": [
         "error",

@@ -1,5 +1,5 @@
-import { FakeGithub } from "../src/features/connectors/github/fake-server.js";
-import { FakeSlack } from "../src/features/connectors/slack/fake-server.js";
+import { FakeGithub } from "../test/helpers/fake-providers/github.js";
+import { FakeSlack } from "../test/helpers/fake-providers/slack.js";
 
 /**
  * The benchmark's fake workspace: half Slack messages (threads of a parent and 4 replies over

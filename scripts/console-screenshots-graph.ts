@@ -3,7 +3,7 @@
 // Slack, a webhook to a local receiver) and the screens to photograph. The fake Slack and the
 // receiver listen on 127.0.0.1, so the service needs their settings (`env`) before it starts.
 import type { Page } from "playwright-core";
-import { FakeSlack } from "../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "../test/helpers/fake-providers/slack.js";
 import { email, SLACK_ROOT, slackThread } from "../test/context-graph/graph-fixtures.js";
 import { startReceiver } from "../test/helpers/webhook-receiver.js";
 

@@ -1,6 +1,6 @@
 // `npm run demo:connectors`: the fake provider servers (every provider of DEMO_WORKSPACES in
-// src/connectors/registry.ts) with a small generated workspace, beside the service pointed at them,
-// and the curl commands that create, configure and sync a connector against each. Runs until Ctrl-C.
+// test/helpers/fake-providers/demo-workspaces.ts) with a small generated workspace, beside the
+// service pointed at them, and the curl commands that create, configure and sync a connector against each. Runs until Ctrl-C.
 // PORT (default 8080), DATA_DIR (default: a temporary folder, removed at exit), DATABASE_URL,
 // BOOTSTRAP_API_KEY and CONNECTOR_SECRET_KEY (default: generated) are read as usual.
 
@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApplication } from "../src/app.js";
 import { loadConfig } from "../src/platform/config.js";
-import type { DemoWorkspace } from "../src/features/connectors/demo-workspace.js";
-import { DEMO_WORKSPACES } from "../src/features/connectors/registry.js";
+import type { DemoWorkspace } from "../test/helpers/fake-providers/demo-workspace.js";
+import { DEMO_WORKSPACES } from "../test/helpers/fake-providers/demo-workspaces.js";
 
 const workspaces: DemoWorkspace[] = [];
-for (const start of Object.values(DEMO_WORKSPACES)) workspaces.push(await (await start())());
+for (const start of Object.values(DEMO_WORKSPACES)) workspaces.push(await start());
 const tempDir = process.env.DATA_DIR ? null : mkdtempSync(join(tmpdir(), "cs-demo-"));
 const key = process.env.BOOTSTRAP_API_KEY ?? `demo-${randomBytes(24).toString("hex")}`;
 const config = loadConfig({

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createReadyDatabase, field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "../helpers/fake-providers/slack.js";
 
 const DB = "names_db";
 const BAD_NAMES: Array<[string, RegExp]> = [

@@ -1,6 +1,6 @@
 import { createReadyDatabase, eventually, startTestApp, type HttpResult, type TestApp } from "../helpers/harness.js";
-import { FakeGithub } from "../../src/features/connectors/github/fake-server.js";
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeGithub } from "../helpers/fake-providers/github.js";
+import { FakeSlack } from "../helpers/fake-providers/slack.js";
 
 export const SLACK_TOKEN = "xoxb-fake-token";
 export const GITHUB_TOKEN = "ghp_fake_token";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import { after, test } from "node:test";
-import { DEMO_WORKSPACES } from "../../src/features/connectors/registry.js";
+import { DEMO_WORKSPACES } from "../helpers/fake-providers/demo-workspaces.js";
 import { spawnTsx } from "../helpers/child-process.js";
 import { eventually } from "../helpers/harness.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createReadyDatabase, field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { startRecordingListener, type RecordingListener } from "../helpers/recording-listener.js";
-import { FakeGithub } from "../../src/features/connectors/github/fake-server.js";
-import { FakeNotion } from "../../src/features/connectors/notion/fake-server.js";
+import { FakeGithub } from "../helpers/fake-providers/github.js";
+import { FakeNotion } from "../helpers/fake-providers/notion.js";
 import { expectStatus, GITHUB_TOKEN, SECRET_KEY, SLACK_TOKEN, startConnectorWorld } from "./connector-fixtures.js";
 
 // Found by the randomized input suite: a discover cursor the caller made up was answered 502

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createReadyDatabase, eventually, field, startTestApp } from "../helpers/harness.js";
-import { FakeGmail } from "../../src/features/connectors/gmail/fake-server.js";
+import { FakeGmail } from "../helpers/fake-providers/gmail.js";
 import { connector, connectorItems, expectStatus, SECRET_KEY, syncNow } from "./connector-fixtures.js";
 
 const CLIENT = { client_id: "fake-client.apps.googleusercontent.com", client_secret: "fake-secret" };

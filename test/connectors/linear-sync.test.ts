@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createReadyDatabase, eventually, field, startTestApp } from "../helpers/harness.js";
-import { FakeLinear } from "../../src/features/connectors/linear/fake-server.js";
+import { FakeLinear } from "../helpers/fake-providers/linear.js";
 import { connector, connectorItems, expectStatus, SECRET_KEY, syncNow } from "./connector-fixtures.js";
 
 const TOKEN = "lin_api_fake_token";

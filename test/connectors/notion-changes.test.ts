@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createReadyDatabase, eventually, startTestApp, type TestApp } from "../helpers/harness.js";
-import { FakeNotion } from "../../src/features/connectors/notion/fake-server.js";
+import { FakeNotion } from "../helpers/fake-providers/notion.js";
 import { connector, connectorItems, expectStatus, SECRET_KEY, settled, syncNow } from "./connector-fixtures.js";
 
 const TOKEN = "ntn_fake_token";

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { createReadyDatabase, field, startTestApp, type HttpResult, type TestApp } from "../helpers/harness.js";
 import { startRecordingListener, type RecordingListener } from "../helpers/recording-listener.js";
-import type { FakeHttpServer, FakeRequest } from "../../src/features/connectors/fake-http.js";
-import { FakeGmail } from "../../src/features/connectors/gmail/fake-server.js";
-import { FakeLinear } from "../../src/features/connectors/linear/fake-server.js";
-import { FakeNotion } from "../../src/features/connectors/notion/fake-server.js";
+import type { FakeHttpServer, FakeRequest } from "../helpers/fake-providers/fake-http.js";
+import { FakeGmail } from "../helpers/fake-providers/gmail.js";
+import { FakeLinear } from "../helpers/fake-providers/linear.js";
+import { FakeNotion } from "../helpers/fake-providers/notion.js";
 import { connector, expectStatus, GITHUB_TOKEN, SECRET_KEY, SLACK_TOKEN, startConnectorWorld, syncNow } from "./connector-fixtures.js";
 
 // Every request a connector sends carries the organization's credentials, so it goes to the

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { once } from "node:events";
 import { after, test } from "node:test";
 import { sql } from "kysely";
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "../helpers/fake-providers/slack.js";
 import { spawnTsx } from "../helpers/child-process.js";
 import { eventually, startTestApp } from "../helpers/harness.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";

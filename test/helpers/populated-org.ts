@@ -1,4 +1,4 @@
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "./fake-providers/slack.js";
 import { createReadyDatabase, eventually, field, startTestApp, type HttpResult, type TestApp } from "./harness.js";
 import { ingestMultipart, waitTerminal } from "./ingest.js";
 import { startReceiver, type Receiver } from "./webhook-receiver.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "../helpers/fake-providers/slack.js";
 import { eventually } from "../helpers/harness.js";
 import { startServerProcess } from "../helpers/server-process.js";
 import { createTestDb } from "../helpers/test-db.js";

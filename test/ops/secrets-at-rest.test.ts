@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { describeConfig, loadConfig } from "../../src/platform/config.js";
 import { SecretBox } from "../../src/platform/secrets/secret-box.js";
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "../helpers/fake-providers/slack.js";
 import { createSlackConnector, SECRET_KEY, SLACK_TOKEN } from "../connectors/connector-fixtures.js";
 import { createReadyDatabase, startTestApp, type TestApp } from "../helpers/harness.js";
 import { createTestDb } from "../helpers/test-db.js";

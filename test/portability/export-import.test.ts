@@ -7,7 +7,7 @@ import * as tar from "tar";
 import { field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { createTestDb, type TestDb } from "../helpers/test-db.js";
 import { SLACK_TOKEN } from "../connectors/connector-fixtures.js";
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "../helpers/fake-providers/slack.js";
 import { appEnv, canonicalIds, cliJson, chunkAndEntityIdsIn, observe, populate, runCli, storeEnv } from "./portability-fixtures.js";
 
 describe("export, then import into a fresh store", () => {

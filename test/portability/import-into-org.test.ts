@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import { field, startTestApp, type TestApp } from "../helpers/harness.js";
 import { backendUnderTest } from "../helpers/test-db.js";
 import { SLACK_TOKEN } from "../connectors/connector-fixtures.js";
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "../helpers/fake-providers/slack.js";
 import { DATABASE_TABLES } from "../../src/features/portability/table-plan.js";
 import { ID_COLUMNS } from "../../src/features/portability/id-columns.js";
 import type { Store } from "../../src/platform/store/db.js";

@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import { startTestApp, type TestApp } from "../helpers/harness.js";
 import { backendUnderTest, createTestDb, type TestDb } from "../helpers/test-db.js";
 import { SLACK_TOKEN } from "../connectors/connector-fixtures.js";
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "../helpers/fake-providers/slack.js";
 import { appEnv, cliJson, observe, populate, runCli, sqliteTestDb, withScoresOf } from "./portability-fixtures.js";
 
 interface Migrated {

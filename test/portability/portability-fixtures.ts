@@ -10,7 +10,7 @@ import { ingestMultipart, waitTerminal } from "../helpers/ingest.js";
 import { makePdf, utf8 } from "../helpers/make-files.js";
 import { type TestDb, testDbAt } from "../helpers/test-db.js";
 import { connector, expectStatus, SECRET_KEY, SLACK_TOKEN } from "../connectors/connector-fixtures.js";
-import type { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import type { FakeSlack } from "../helpers/fake-providers/slack.js";
 
 /** The service's settings every app of these tests shares (the target needs the source's secret keys). */
 export const appEnv = (slack: FakeSlack): Record<string, string> => ({

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { test } from "node:test";
-import { FakeSlack } from "../../src/features/connectors/slack/fake-server.js";
+import { FakeSlack } from "../helpers/fake-providers/slack.js";
 import type { Executor, Store } from "../../src/platform/store/db.js";
 import { ROW_SECURITY_ROLE } from "../../src/platform/store/row-security.js";
 import { inOrgScope, inSystemScope, outsideAnyScope } from "../../src/platform/store/row-scope.js";

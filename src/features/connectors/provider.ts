@@ -3,11 +3,12 @@ import type { AppItemKind } from "../../engines/documents/app-items/index.js";
 
 /**
  * The one contract every connector provider implements (conventions item 13). A provider is a
- * folder `src/connectors/<provider>/` with the same files: `index.ts` (the factory returning a
+ * folder `src/features/connectors/<provider>/` with the same files: `index.ts` (the factory returning a
  * ConnectorProvider), `credentials.ts` (credential schema and descriptor), `client.ts` (a thin
  * typed client over the ProviderTransport, which keeps every request and its credentials on the
- * provider's configured API), `mapping.ts` (provider objects -> SyncedObject) and `fake-server.ts`
- * (a local server answering like the real API, for tests and the demo).
+ * provider's configured API) and `mapping.ts` (provider objects -> SyncedObject). Its fake (a
+ * local server answering like the real API, for tests, benchmarks and the demo) lives with the
+ * tests, in `test/helpers/fake-providers/<provider>.ts`, outside the service's build.
  *
  * The sync engine owns everything else: windows and checkpoints in the store, the object
  * ledger, deterministic ids, content hashes, deletion, scheduling, rate-limit rescheduling and

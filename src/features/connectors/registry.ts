@@ -1,5 +1,4 @@
 import type { ConnectorApiUrls } from "../../platform/config.js";
-import type { DemoWorkspaceStarter } from "./demo-workspace.js";
 import { createGithubProvider } from "./github/index.js";
 import { createGmailProvider } from "./gmail/index.js";
 import { createLinearProvider } from "./linear/index.js";
@@ -32,15 +31,3 @@ export function createProviderRegistry(urls: ConnectorApiUrls, now: () => number
     ]),
   );
 }
-
-/**
- * The providers' fake servers with a generated workspace (`npm run demo:connectors`), loaded only
- * when asked for. Adding a provider: its fake-server.ts exports `startDemoWorkspace` and one line here.
- */
-export const DEMO_WORKSPACES: Partial<Record<ProviderId, () => Promise<DemoWorkspaceStarter>>> = {
-  slack: async () => (await import("./slack/fake-server.js")).startDemoWorkspace,
-  github: async () => (await import("./github/fake-server.js")).startDemoWorkspace,
-  linear: async () => (await import("./linear/fake-server.js")).startDemoWorkspace,
-  notion: async () => (await import("./notion/fake-server.js")).startDemoWorkspace,
-  gmail: async () => (await import("./gmail/fake-server.js")).startDemoWorkspace,
-};

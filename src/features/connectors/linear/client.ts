@@ -77,7 +77,7 @@ const ISSUE = `id identifier number title description url priority priorityLabel
   state { name type } team { id key name private } project { id name } assignee ${USER} creator ${USER} parent { id identifier }
   labels { nodes { name } } comments(first: 50) { nodes { ${COMMENT} } ${PAGE} }`;
 
-/** The GraphQL documents this connector sends; the fake server answers them by operationName. */
+/** The GraphQL documents this connector sends; the test fake (test/helpers/fake-providers/linear.ts) answers them by operationName. */
 export const LINEAR_QUERIES = {
   Viewer: "query Viewer { viewer { id name email organization { id name urlKey } } }",
   Teams: `query Teams($first: Int!, $after: String) { teams(first: $first, after: $after) { nodes { id key name description private } ${PAGE} } }`,

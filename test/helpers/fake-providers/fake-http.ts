@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 /**
  * The shared part of the fake provider servers (tests and the demo): a local HTTP server on
  * 127.0.0.1 with a request log, injectable failures (revoked token, rate limit of the next
- * calls) and JSON answers. Each provider's fake-server.ts supplies the routes.
+ * calls) and JSON answers. Each provider's fake (<provider>.ts beside this file) supplies the routes.
  */
 export interface FakeRequest {
   readonly method: string;

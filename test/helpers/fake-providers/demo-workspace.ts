@@ -1,4 +1,4 @@
-import type { ProviderId } from "./provider.js";
+import type { ProviderId } from "../../../src/features/connectors/provider.js";
 
 /**
  * A fake provider server holding a small generated workspace (`npm run demo:connectors`, docs):
@@ -19,5 +19,5 @@ export interface DemoWorkspace {
   close(): Promise<void>;
 }
 
-/** Each provider's fake-server.ts exports one of these as `startDemoWorkspace`. */
+/** Each provider's fake (test/helpers/fake-providers/<provider>.ts) exports one of these as `startDemoWorkspace`. */
 export type DemoWorkspaceStarter = () => Promise<DemoWorkspace>;

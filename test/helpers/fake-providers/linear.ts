@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
-import type { LinearComment, LinearIssue, LinearTeam, LinearUser } from "./client.js";
-import type { DemoWorkspace } from "../demo-workspace.js";
+import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "./fake-http.js";
+import type { LinearComment, LinearIssue, LinearTeam, LinearUser } from "../../../src/features/connectors/linear/client.js";
+import type { DemoWorkspace } from "./demo-workspace.js";
 
 interface FakeIssue {
   id: string;

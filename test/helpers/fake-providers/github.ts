@@ -1,6 +1,6 @@
-import { FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
-import type { DemoWorkspace } from "../demo-workspace.js";
-import type { GithubComment, GithubIssue, GithubRepo } from "./client.js";
+import { FakeHttpServer, type FakeRequest, type FakeResponse } from "./fake-http.js";
+import type { DemoWorkspace } from "./demo-workspace.js";
+import type { GithubComment, GithubIssue, GithubRepo } from "../../../src/features/connectors/github/client.js";
 
 interface FakeRepo extends GithubRepo {
   collaborators: string[];

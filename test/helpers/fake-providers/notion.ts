@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
-import type { NotionParent } from "./client.js";
-import type { DemoWorkspace } from "../demo-workspace.js";
+import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "./fake-http.js";
+import type { NotionParent } from "../../../src/features/connectors/notion/client.js";
+import type { DemoWorkspace } from "./demo-workspace.js";
 
 /** A block as a test writes it: a paragraph, or a heading, to-do or toggle (with children). */
 export type BlockSpec = string | { heading: string } | { todo: string; checked?: boolean } | { toggle: string; children: BlockSpec[] };

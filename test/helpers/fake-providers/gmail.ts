@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
-import type { GmailLabel, GmailMessage } from "./client.js";
-import type { DemoWorkspace } from "../demo-workspace.js";
+import { FakeHttpServer, type FakeRequest, type FakeResponse } from "./fake-http.js";
+import type { GmailLabel, GmailMessage } from "../../../src/features/connectors/gmail/client.js";
+import type { DemoWorkspace } from "./demo-workspace.js";
 
 interface FakeMail {
   id: string;

@@ -1,6 +1,6 @@
-import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "../fake-http.js";
-import type { DemoWorkspace } from "../demo-workspace.js";
-import type { SlackChannel, SlackMessage, SlackUser } from "./client.js";
+import { decodeOffset, encodeOffset, FakeHttpServer, type FakeRequest, type FakeResponse } from "./fake-http.js";
+import type { DemoWorkspace } from "./demo-workspace.js";
+import type { SlackChannel, SlackMessage, SlackUser } from "../../../src/features/connectors/slack/client.js";
 
 interface FakeChannel extends SlackChannel {
   members: string[];
