@@ -265,7 +265,7 @@ export class FakeGmail {
 const ok = (body: unknown): FakeResponse => ({ status: 200, body });
 
 /** A small generated mailbox (threads with replies in INBOX and a label) for the demo. */
-export function seedGmailMailbox(fake: FakeGmail, options: { threads?: number; repliesPerThread?: number } = {}): { labelId: string; threadIds: string[] } {
+function seedGmailMailbox(fake: FakeGmail, options: { threads?: number; repliesPerThread?: number } = {}): { labelId: string; threadIds: string[] } {
   const labelId = fake.addLabel("Customers");
   const threadIds: string[] = [];
   const topics = ["Invoice for October", "Renewal quote", "Outage on Monday", "Feature request: SSO", "Onboarding call"];

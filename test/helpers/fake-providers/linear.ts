@@ -402,7 +402,7 @@ function page<T>(items: readonly T[], first: number, after: string | null): { no
 }
 
 /** A small generated Linear workspace (teams, a project, issues with comments) for the demo. */
-export function seedLinearWorkspace(
+function seedLinearWorkspace(
   fake: FakeLinear,
   options: { teams?: number; issuesPerTeam?: number; commentsPerIssue?: number } = {},
 ): { teamIds: string[]; issueIds: string[] } {

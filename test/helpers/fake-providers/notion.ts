@@ -350,7 +350,7 @@ function list(items: readonly unknown[], cursor: unknown, pageSize: number, type
 }
 
 /** A small generated Notion workspace (a wiki page tree and a database of entries) for the demo. */
-export function seedNotionWorkspace(fake: FakeNotion, options: { pages?: number; entries?: number } = {}): { rootPageId: string; databaseId: string } {
+function seedNotionWorkspace(fake: FakeNotion, options: { pages?: number; entries?: number } = {}): { rootPageId: string; databaseId: string } {
   const ada = fake.addUser("Ada Lovelace", "ada@example.com");
   const root = fake.addPage({
     title: "Engineering handbook",
