@@ -71,6 +71,16 @@ const post = async (url: string, payload: unknown): Promise<Record<string, unkno
   return res.json<Record<string, unknown>>();
 };
 
+/** Items of a database that are searchable or ended (graph_creation, completed, errored). */
+const searchable = async (databaseId: string): Promise<number> => {
+  const row = await app.store.db
+    .selectFrom("context_items")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("database_id", "=", databaseId)
+    .where("status", "in", ["graph_creation", "completed", "errored"])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+};
 const stored = async (name: string): Promise<boolean> =>
   (await app.store.db.selectFrom("databases").select("id").where("org_id", "=", orgId).where("name", "=", name).executeTakeFirst()) !== undefined;
 if (sets.has("locomo") && !(await stored("locomo"))) {
@@ -80,16 +90,7 @@ if (sets.has("locomo") && !(await stored("locomo"))) {
   const started = performance.now();
   const turns = conversations.reduce((n, c) => n + c.memories.length, 0);
   for (const c of conversations) await post("/context/ingest", { type: "memory", database: "locomo", collection: c.collection, memories: c.memories });
-  for (;;) {
-    const row = await app.store.db
-      .selectFrom("context_items")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("database_id", "=", database.id)
-      .where("status", "in", ["graph_creation", "completed", "errored"])
-      .executeTakeFirstOrThrow();
-    if (Number(row.n) >= turns) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  while ((await searchable(database.id)) < turns) await new Promise((r) => setTimeout(r, 200));
   console.log(`ingested ${turns} turns of ${conversations.length} conversations in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -158,15 +159,7 @@ if (sets.has("hotpot")) {
     const hotpot = await app.databases.create(orgId, "hotpot", []);
     await app.databases.provision(hotpot.id);
     const started = performance.now();
-    const passages = await ingestHotpot(post, "hotpot", async () => {
-      const row = await app.store.db
-        .selectFrom("context_items")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("database_id", "=", hotpot.id)
-        .where("status", "in", ["graph_creation", "completed", "errored"])
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    });
+    const passages = await ingestHotpot(post, "hotpot", () => searchable(hotpot.id));
     console.log(`ingested ${passages} passages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   const chosen = methods.filter((_, i) => !only || only.includes(String(i)));
